@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "rwatch",
+    products: [
+        .executable(name: "rwatch", targets: ["rwatch"]),
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "WatchSources", targets: ["WatchSources"]),
+        // Dynamic so that compiled recipes link against one shared copy.
+        .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
+        .target(name: "Signals", swiftSettings: strict),
+        // libinotifytools ships no pkg-config file: link it by name.
+        .systemLibrary(
+            name: "CInotifyTools",
+            providers: [.apt(["libinotifytools0-dev"])]
+        ),
+        .target(name: "WatchSources", dependencies: ["Signals", "CInotifyTools"], swiftSettings: strict),
+        .target(name: "RecipeKit", dependencies: ["Signals", "WatchSources"], swiftSettings: strict),
+        .executableTarget(
+            name: "rwatch",
+            dependencies: [
+                "RecipeKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
+        .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources"], swiftSettings: strict),
+        .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit"], swiftSettings: strict),
+        .testTarget(name: "rwatchTests", dependencies: ["rwatch"], swiftSettings: strict),
+    ]
+)

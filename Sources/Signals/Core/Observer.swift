@@ -1,0 +1,144 @@
+import Synchronization
+
+/// What a producer sends into: the receiving end of one subscription.
+///
+/// An observer enforces the event grammar for whoever sends into it: nothing
+/// gets through after a terminal event or after the subscription is disposed,
+/// and events never overlap in time, even when several threads send at once.
+/// Concurrent and re-entrant sends are queued and delivered in order by the
+/// thread already delivering (queue-drain); no lock is held while the handler
+/// runs.
+///
+/// After a terminal event the observer disposes its subscription's resources,
+/// as RxSwift's sinks and ReactiveCocoa's subscribers do, and lets go of its
+/// handler.
+public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
+    // Safety:
+    // - `handler` and `terminated` are touched only by the thread that holds
+    //   the drain of `serial`. Observers without `serial` ("trusted": fed by
+    //   library code that already delivers one event at a time) never mutate
+    //   them after init, except `terminated`, which they replace by `stopped`.
+    // - `inner` is written once before `linkState` gains `innerSet` and read
+    //   only by the one caller whose `bitwiseOr` completes the pair
+    //   (RxSwift's SinkDisposer protocol).
+    private var handler: ((Event<Value>) -> Void)?
+    private let serial: SerialQueue<Event<Value>?>?
+    private var terminated = false
+    private let stopped = Atomic<Bool>(false)
+    private let linkState = Atomic<UInt8>(0)
+    private var inner: (any Disposable)?
+
+    private static var innerSet: UInt8 { 1 }
+    private static var disposedBit: UInt8 { 2 }
+
+    /// An observer that hands every event to `handler`.
+    public convenience init(_ handler: @escaping @Sendable (Event<Value>) -> Void) {
+        self.init(handler: handler, serialized: true)
+    }
+
+    /// An observer with a closure per kind of event.
+    public convenience init(
+        next: @escaping @Sendable (Value) -> Void = { _ in },
+        error: @escaping @Sendable (any Error) -> Void = { _ in },
+        completed: @escaping @Sendable () -> Void = {}
+    ) {
+        self.init { event in
+            switch event {
+            case .next(let value): next(value)
+            case .error(let failure): error(failure)
+            case .completed: completed()
+            }
+        }
+    }
+
+    /// - Parameter serialized: `false` only when every sender is library code
+    ///   that already delivers one event at a time (an upstream observer, a
+    ///   subject's drain); then sends skip the queue.
+    init(handler: @escaping (Event<Value>) -> Void, serialized: Bool) {
+        self.handler = handler
+        self.serial = serialized ? SerialQueue() : nil
+    }
+
+    /// True once a terminal event went through or the subscription was
+    /// disposed. A producer that loops can stop early when it sees this.
+    public var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Sends one event to the handler, unless the observer has stopped.
+    public func send(_ event: Event<Value>) {
+        if stopped.load(ordering: .relaxed) { return }
+        if let serial {
+            serial.submit(event) { deliverSerialized($0) }
+        } else {
+            deliverTrusted(event)
+        }
+    }
+
+    @inline(__always)
+    private func deliverTrusted(_ event: Event<Value>) {
+        if event.isTerminal, stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
+        handler?(event)
+        if event.isTerminal { disposeInner() }
+    }
+
+    /// Runs inside the drain. `nil` is the request to let go of the handler.
+    private func deliverSerialized(_ item: Event<Value>?) {
+        guard let event = item else {
+            handler = nil
+            return
+        }
+        if terminated || stopped.load(ordering: .acquiring) { return }
+        if event.isTerminal {
+            terminated = true
+            stopped.store(true, ordering: .releasing)
+        }
+        handler?(event)
+        if event.isTerminal {
+            handler = nil
+            disposeInner()
+        }
+    }
+
+    // MARK: Subscription
+
+    /// Hands the observer the disposable its producer returned. If the
+    /// subscription ended in the meantime (a synchronous terminal event or a
+    /// dispose from the handler), it is disposed at once.
+    func attach(_ disposable: any Disposable) {
+        inner = disposable
+        let previous = linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.disposedBit != 0 {
+            inner = nil
+            disposable.dispose()
+        }
+    }
+
+    /// Stops delivery at once and disposes what the producer returned.
+    func dispose() {
+        if stopped.exchange(true, ordering: .acquiringAndReleasing) == false, let serial {
+            // Let go of the handler (and what it captured) once any delivery
+            // in progress has finished.
+            serial.submit(nil) { deliverSerialized($0) }
+        }
+        disposeInner()
+    }
+
+    private func disposeInner() {
+        let previous = linkState.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
+        guard previous & Self.disposedBit == 0, previous & Self.innerSet != 0 else { return }
+        let disposable = inner
+        inner = nil
+        disposable?.dispose()
+    }
+
+    var isDisposed: Bool { linkState.load(ordering: .acquiring) & Self.disposedBit != 0 }
+}
+
+/// The disposable `Signal.subscribe` returns: disposing it stops the observer
+/// and disposes what the producer returned. A struct of one reference, so
+/// returning it as `any Disposable` allocates nothing.
+struct Subscription<Value>: Disposable {
+    let observer: Observer<Value>
+
+    func dispose() { observer.dispose() }
+    var isDisposed: Bool { observer.isDisposed }
+}

@@ -1,0 +1,79 @@
+/// A cold stream of events: a recipe for producing them, run anew for every
+/// subscription (ReactiveCocoa's `RACDynamicSignal`, RxSwift's `Observable`).
+///
+///     let numbers = Signal<Int> { observer in
+///         observer.sendNext(1)
+///         observer.sendCompleted()
+///         return ActionDisposable { }
+///     }
+///
+/// Subscribing twice runs the closure twice: one side effect per
+/// subscription. To share one run between many observers, use `share()`,
+/// `publish()` or `replayLazily()`.
+public struct Signal<Value>: Sendable {
+    @usableFromInline
+    let producer: @Sendable (Observer<Value>) -> any Disposable
+    /// Whether observers of this signal must serialize sends. Library
+    /// operators fed by one upstream observer deliver one event at a time
+    /// already and skip that cost.
+    @usableFromInline
+    let serializes: Bool
+
+    /// A signal that runs `subscribe` for every subscriber. The closure sends
+    /// into the observer, from any thread, and returns what cleans up.
+    public init(_ subscribe: @escaping @Sendable (Observer<Value>) -> any Disposable) {
+        producer = subscribe
+        serializes = true
+    }
+
+    private init(producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool) {
+        self.producer = producer
+        self.serializes = serializes
+    }
+
+    /// For library operators whose producer sends one event at a time (it
+    /// forwards from a single upstream observer or a subject's drain), so
+    /// their observers skip the serializing queue.
+    static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
+        Signal(producer: producer, serializes: false)
+    }
+
+    /// Subscribes with one closure for every event. Returns the subscription;
+    /// dropping it does not cancel it, `dispose()` does.
+    @discardableResult
+    public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
+        start(handler)
+    }
+
+    /// Subscribes with a closure per kind of event, each optional.
+    @discardableResult
+    public func subscribe(
+        onNext: (@Sendable (Value) -> Void)? = nil,
+        onError: (@Sendable (any Error) -> Void)? = nil,
+        onCompleted: (@Sendable () -> Void)? = nil
+    ) -> any Disposable {
+        start({ event in
+            switch event {
+            case .next(let value): onNext?(value)
+            case .error(let error): onError?(error)
+            case .completed: onCompleted?()
+            }
+        })
+    }
+
+    /// Forwards every event into `observer` (an `Observer`, a subject, a
+    /// channel terminal).
+    @discardableResult
+    public func subscribe<O: ObserverProtocol & Sendable>(_ observer: O) -> any Disposable where O.Value == Value {
+        start({ observer.send($0) })
+    }
+
+    /// The one place a subscription starts. `handler` need not be `Sendable`
+    /// for library code that keeps to one thread.
+    @inline(__always)
+    func start(_ handler: @escaping (Event<Value>) -> Void) -> Subscription<Value> {
+        let observer = Observer(handler: handler, serialized: serializes)
+        observer.attach(producer(observer))
+        return Subscription(observer: observer)
+    }
+}

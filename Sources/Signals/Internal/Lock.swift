@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A pthread mutex whose storage lives in the same allocation as the state it
+/// guards (a `ManagedBuffer` tail element), as swift-nio's `NIOLockedValueBox`.
+///
+/// `Synchronization.Mutex` trips false access-race reports under TSan on this
+/// toolchain; a plain pthread mutex is clean. Never call user code or a
+/// downstream observer from inside `withLock`.
+final class Locked<State>: @unchecked Sendable {
+    // Safety: `state` is only read or written between `pthread_mutex_lock` and
+    // `pthread_mutex_unlock` on `storage`'s mutex.
+    private let storage: LockStorage<State>
+
+    init(_ state: State) {
+        storage = LockStorage.make(state)
+    }
+
+    @inline(__always)
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try storage.withLock(body)
+    }
+}
+
+/// A lock with no state of its own, for code that guards several fields.
+typealias Lock = Locked<Void>
+
+extension Locked where State == Void {
+    convenience init() { self.init(()) }
+
+    @inline(__always)
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        try storage.withLock { _ in try body() }
+    }
+}
+
+private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+    static func make(_ state: State) -> LockStorage<State> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in state }
+        let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { mutex in
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+        return storage
+    }
+
+    @inline(__always)
+    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        try withUnsafeMutablePointers { state, mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body(&state.pointee)
+        }
+    }
+
+    // ManagedBuffer destroys the header (the state) itself; the mutex is ours.
+    deinit {
+        withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import Synchronization
+
+/// Queue-drain serialization: items submitted from any thread, or from inside
+/// the body itself (re-entrancy), are handed to the body one at a time, in
+/// submission order, and never while a lock is held.
+///
+/// Whoever finds the queue idle becomes the drainer and delivers its own item
+/// at once (the fast path: two atomic operations, no lock). Others append
+/// their item and return; the drainer delivers it before it lets go. This is
+/// the "work in progress" counter of RxJava's serialized observers.
+final class SerialQueue<Item>: @unchecked Sendable {
+    // Safety: `pending` is guarded by `lock`; the drain role (and so the right
+    // to run the body) is handed over through `wip` with acquire/release order.
+    private let wip = Atomic<Int>(0)
+    private let lock = Lock()
+    private var pending: [Item] = []
+    private var head = 0
+
+    init() {}
+
+    /// Delivers `item` through `body`, or queues it for the thread that is
+    /// draining. `body` must not throw and must not block on other drainers.
+    @inline(__always)
+    func submit(_ item: Item, _ body: (Item) -> Void) {
+        if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
+            body(item)
+            if wip.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }
+        } else {
+            lock.withLock { pending.append(item) }
+            if wip.add(1, ordering: .acquiringAndReleasing).oldValue != 0 { return }
+        }
+        drain(body)
+    }
+
+    private func drain(_ body: (Item) -> Void) {
+        var missed = 1
+        while true {
+            while let item = pop() { body(item) }
+            missed = wip.subtract(missed, ordering: .acquiringAndReleasing).newValue
+            if missed == 0 { return }
+        }
+    }
+
+    private func pop() -> Item? {
+        lock.withLock {
+            guard head < pending.count else { return nil }
+            let item = pending[head]
+            head += 1
+            if head == pending.count {
+                pending.removeAll(keepingCapacity: pending.count <= 64)
+                head = 0
+            }
+            return item
+        }
+    }
+}

@@ -1,0 +1,40 @@
+extension Signal {
+    /// A connection that multicasts this signal through `subject`.
+    public func multicast(_ subject: some SubjectProtocol<Value>) -> MulticastConnection<Value> {
+        MulticastConnection(source: self, subject: subject)
+    }
+
+    /// A connection through a `PublishSubject`: subscribers see only what
+    /// arrives after they subscribe. Call `connect()` to start.
+    public func publish() -> MulticastConnection<Value> {
+        multicast(PublishSubject())
+    }
+
+    /// Subscribes once, now, and replays everything to every subscriber
+    /// (`RACSignal -replay`).
+    public func replay() -> Signal<Value> {
+        let connection = multicast(ReplaySubject(capacity: .max))
+        connection.connect()
+        return connection.signal
+    }
+
+    /// Subscribes once, now, and replays the latest value to every
+    /// subscriber (`-replayLast`).
+    public func replayLast() -> Signal<Value> {
+        let connection = multicast(ReplaySubject(capacity: 1))
+        connection.connect()
+        return connection.signal
+    }
+
+    /// Subscribes once, on the first subscription, and replays everything to
+    /// every subscriber; never disconnects (`-replayLazily`). The cure for
+    /// "one request became six": derive every signal from this one.
+    public func replayLazily() -> Signal<Value> {
+        let connection = multicast(ReplaySubject(capacity: .max))
+        return Signal.serial({ observer in
+            let subscription = connection.signal.start({ observer.send($0) })
+            connection.connect()
+            return subscription
+        })
+    }
+}

@@ -1,0 +1,77 @@
+extension Signal {
+    /// One subscription to this signal shared by all current subscribers:
+    /// the first subscriber starts it, the last one to leave disposes it, and
+    /// the next subscriber after that (or after the end) starts it anew with
+    /// a fresh subject (RxSwift's `share()`: publish + refcount).
+    ///
+    /// Subscribers see only what arrives after they subscribe.
+    public func share() -> Signal<Value> {
+        let shared = SharedSubscription(source: self)
+        return Signal.serial({ observer in shared.subscribe(observer) })
+    }
+}
+
+/// The state behind `share()`: the current generation's subject and source
+/// subscription, and how many observe it.
+private final class SharedSubscription<Value>: Sendable {
+    private final class Generation: Sendable {
+        let subject = PublishSubject<Value>()
+        let upstream = SerialDisposable()
+    }
+
+    private struct State {
+        var generation: Generation?
+        var subscribers = 0
+    }
+
+    private let source: Signal<Value>
+    private let state = Locked(State())
+
+    init(source: Signal<Value>) {
+        self.source = source
+    }
+
+    func subscribe(_ observer: Observer<Value>) -> any Disposable {
+        let (generation, isNew) = state.withLock { state -> (Generation, Bool) in
+            if let generation = state.generation {
+                state.subscribers += 1
+                return (generation, false)
+            }
+            let generation = Generation()
+            state.generation = generation
+            state.subscribers = 1
+            return (generation, true)
+        }
+        let subscription = generation.subject.asSignal().start({ observer.send($0) })
+        if isNew {
+            generation.upstream.disposable = source.start({ [weak self] event in
+                if event.isTerminal { self?.end(generation) }
+                generation.subject.send(event)
+            })
+        }
+        return ActionDisposable { [weak self] in
+            subscription.dispose()
+            self?.leave(generation)
+        }
+    }
+
+    /// The source ended: the next subscriber starts a new generation.
+    /// Nothing is left to dispose upstream.
+    private func end(_ generation: Generation) {
+        state.withLock { state in
+            if state.generation === generation { state.generation = nil }
+        }
+    }
+
+    private func leave(_ generation: Generation) {
+        let last: Generation? = state.withLock { state in
+            // Subscribers of an ended generation no longer count.
+            guard state.generation === generation else { return nil }
+            state.subscribers -= 1
+            guard state.subscribers == 0 else { return nil }
+            state.generation = nil
+            return generation
+        }
+        last?.upstream.dispose()
+    }
+}

@@ -1,0 +1,116 @@
+/// The machinery shared by every subject: a list of observers, an optional
+/// replay buffer, and one queue-drain through which sends, subscriptions and
+/// removals all pass. Because only the drainer touches the state, a send
+/// costs no lock on the fast path, a send from inside an observer is
+/// delivered after the current event has reached every observer, and all
+/// observers see one order.
+final class SubjectCore<Value>: @unchecked Sendable {
+    // Safety: every field except `serial` is touched only inside `serial`'s
+    // drain (see `SerialQueue`), which runs one item at a time.
+    private enum Operation {
+        case event(Event<Value>)
+        case add(Observer<Value>)
+        case remove(Observer<Value>)
+    }
+
+    private let serial = SerialQueue<Operation>()
+    private var observers: [Observer<Value>] = []
+    private var buffer: RingBuffer<Value>
+    private var terminal: Event<Value>?
+    private let onNext: (@Sendable (Value) -> Void)?
+
+    /// - Parameters:
+    ///   - capacity: how many recent values a new subscriber is replayed.
+    ///   - initial: values already in the buffer (BehaviorSubject's start).
+    ///   - onNext: called inside the drain for each value (to mirror state).
+    init(capacity: Int, initial: [Value] = [], onNext: (@Sendable (Value) -> Void)? = nil) {
+        buffer = RingBuffer(capacity: capacity)
+        for value in initial { buffer.append(value) }
+        self.onNext = onNext
+    }
+
+    func send(_ event: Event<Value>) {
+        serial.submit(.event(event)) { process($0) }
+    }
+
+    /// The read side: each subscription adds an observer that the drain
+    /// feeds, so the observer itself need not serialize.
+    var signal: Signal<Value> {
+        Signal.serial({ observer in
+            self.serial.submit(.add(observer)) { self.process($0) }
+            return Removal(core: self, observer: observer)
+        })
+    }
+
+    private struct Removal: Disposable {
+        let core: SubjectCore<Value>
+        let observer: Observer<Value>
+        func dispose() { core.serial.submit(.remove(observer)) { core.process($0) } }
+        var isDisposed: Bool { observer.isStopped }
+    }
+
+    private func process(_ operation: Operation) {
+        switch operation {
+        case .event(let event):
+            guard terminal == nil else { return }
+            switch event {
+            case .next(let value):
+                buffer.append(value)
+                onNext?(value)
+                for observer in observers { observer.send(event) }
+            case .error, .completed:
+                terminal = event
+                let all = observers
+                observers = []
+                for observer in all { observer.send(event) }
+            }
+        case .add(let observer):
+            for value in buffer where !observer.isStopped { observer.sendNext(value) }
+            if let terminal {
+                observer.send(terminal)
+            } else if !observer.isStopped {
+                observers.append(observer)
+            }
+        case .remove(let observer):
+            if let index = observers.firstIndex(where: { $0 === observer }) {
+                observers.remove(at: index)
+            }
+        }
+    }
+}
+
+/// A fixed-capacity FIFO that drops its oldest value when full.
+struct RingBuffer<Element>: Sequence {
+    let capacity: Int
+    private var storage: [Element] = []
+    private var start = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(0, capacity)
+    }
+
+    mutating func append(_ element: Element) {
+        guard capacity > 0 else { return }
+        if storage.count < capacity {
+            storage.append(element)
+        } else {
+            storage[start] = element
+            start = (start + 1) % capacity
+        }
+    }
+
+    var last: Element? {
+        guard !storage.isEmpty else { return nil }
+        return storage[(start + storage.count - 1) % storage.count]
+    }
+
+    func makeIterator() -> AnyIterator<Element> {
+        var index = 0
+        let storage = storage, start = start
+        return AnyIterator {
+            guard index < storage.count else { return nil }
+            defer { index += 1 }
+            return storage[(start + index) % storage.count]
+        }
+    }
+}

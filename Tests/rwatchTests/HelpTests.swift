@@ -1,0 +1,8 @@
+import Testing
+@testable import rwatch
+
+@Suite struct HelpTests {
+    @Test func helpNamesTheTool() {
+        #expect(RWatch.helpMessage().contains("rwatch"))
+    }
+}
