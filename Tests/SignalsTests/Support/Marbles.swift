@@ -101,7 +101,9 @@ extension TestScheduler {
 
 /// Subscribes to `signal` at tick 0, runs the scheduler until `horizon`
 /// ticks, and renders what arrived as a marble string. With `disposeAt`,
-/// the subscription is disposed at that tick, after that tick's events.
+/// the subscription is disposed at that tick, after all of that tick's
+/// events; with `horizon` equal to it, the test can check what is left
+/// pending right after the dispose.
 func record<T>(
     _ scheduler: TestScheduler, disposeAt: Int? = nil, horizon: Int = 100, _ signal: Signal<T>
 ) -> String {
@@ -118,9 +120,10 @@ func record<T>(
         recorded.withLock { $0.append((tick, symbol)) }
     }
     if let disposeAt {
-        scheduler.schedule(after: .ticks(disposeAt)) { subscription.dispose() }
+        // A millisecond past the tick: after everything due at that tick.
+        scheduler.schedule(after: .ticks(disposeAt) + .milliseconds(1)) { subscription.dispose() }
     }
-    scheduler.advance(to: origin + .ticks(horizon))
+    scheduler.advance(to: origin + .ticks(horizon) + .milliseconds(1))
     return renderMarbles(recorded.withLock { $0 })
 }
 
