@@ -32,3 +32,12 @@ final class Drain<Input>: @unchecked Sendable {
         queue.submit(input) { body(self, $0) }
     }
 }
+
+extension Signal {
+    /// For operators that send downstream only from inside a `Drain`: the
+    /// drain already delivers one event at a time, in order, so the
+    /// observer skips a second serializing queue (as `serial` operators do).
+    static func drained(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
+        serial(producer)
+    }
+}

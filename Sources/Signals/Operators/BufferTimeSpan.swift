@@ -12,7 +12,7 @@ extension Signal {
     /// once and drops it. Disposing disposes the source and cancels the timer.
     public func buffer(timeSpan: Duration, count: Int = .max, scheduler: some Scheduler) -> Signal<[Value]> {
         let limit = Swift.max(1, count)
-        return Signal<[Value]> { observer in
+        return Signal<[Value]>.drained { observer in
             let timer = SerialDisposable()
             var buffer: [Value] = []
             var generation = 0

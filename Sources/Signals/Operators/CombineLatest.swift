@@ -13,7 +13,7 @@ extension Signal {
     public static func combineLatest<A, B>(
         _ a: Signal<A>, _ b: Signal<B>
     ) -> Signal<(A, B)> where Value == (A, B) {
-        Signal { observer in
+        Signal.drained { observer in
             let subscriptions = CompositeDisposable()
             var state = CombineLatestState<A, B>()
             let inputs = Drain<CombineLatestState<A, B>.Input> { _, input in

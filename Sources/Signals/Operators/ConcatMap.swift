@@ -13,7 +13,7 @@ extension Signal {
     /// Disposing disposes the source and the current inner subscription;
     /// queued signals are never subscribed.
     public func concatMap<T>(_ transform: @escaping @Sendable (Value) -> Signal<T>) -> Signal<T> {
-        Signal<T> { observer in
+        Signal<T>.drained { observer in
             let source = SerialDisposable()
             let current = SerialDisposable()
             var queued = FIFO<Signal<T>>()

@@ -9,7 +9,7 @@ extension Signal {
     /// passes through at once and drops it. Disposing disposes the source and
     /// cancels the timer.
     public func debounce(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal { observer in
+        Signal.drained { observer in
             let timer = SerialDisposable()
             var state = DebounceState<Value>()
             let inputs = Drain<DebounceState<Value>.Input> { drain, input in

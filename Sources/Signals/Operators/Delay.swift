@@ -9,7 +9,7 @@ extension Signal {
     /// what was still delayed. Disposing disposes the source and cancels the
     /// timer; delayed events are dropped.
     public func delay(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal { observer in
+        Signal.drained { observer in
             let timer = SerialDisposable()
             var delayed = FIFO<(due: Duration, event: Event<Value>)>()
             var timerRunning = false

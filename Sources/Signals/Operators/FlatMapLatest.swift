@@ -14,7 +14,7 @@ extension Signal {
     /// A value the old inner sends on another thread while the switch
     /// happens is dropped, never forwarded after the new inner's values.
     public func flatMapLatest<T>(_ transform: @escaping @Sendable (Value) -> Signal<T>) -> Signal<T> {
-        Signal<T> { observer in
+        Signal<T>.drained { observer in
             let source = SerialDisposable()
             let current = SerialDisposable()
             var state = FlatMapLatestState()

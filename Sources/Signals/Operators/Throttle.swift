@@ -11,7 +11,7 @@ extension Signal {
     /// an error passes through at once and drops it. Disposing disposes the
     /// source and cancels the window's timer.
     public func throttle(_ interval: Duration, latest: Bool = false, scheduler: some Scheduler) -> Signal<Value> {
-        Signal { observer in
+        Signal.drained { observer in
             let timer = SerialDisposable()
             var state = ThrottleState<Value>(latest: latest)
             let inputs = Drain<ThrottleState<Value>.Input> { drain, input in

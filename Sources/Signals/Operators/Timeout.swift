@@ -9,7 +9,7 @@ extension Signal {
     /// the source is disposed. Disposing disposes the source and cancels
     /// the timer.
     public func timeout(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal { observer in
+        Signal.drained { observer in
             let timer = SerialDisposable()
             var generation = 0
             var done = false

@@ -10,7 +10,7 @@ extension Signal {
     /// An error from either side is forwarded at once. Disposing disposes
     /// both. Safe when the two send on different threads.
     public static func zip<A, B>(_ a: Signal<A>, _ b: Signal<B>) -> Signal<(A, B)> where Value == (A, B) {
-        Signal { observer in
+        Signal.drained { observer in
             let subscriptions = CompositeDisposable()
             var state = ZipState<A, B>()
             let inputs = Drain<ZipState<A, B>.Input> { _, input in
