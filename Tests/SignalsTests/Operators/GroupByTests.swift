@@ -30,8 +30,7 @@ import Testing
         let groupLog = EventLog<String>()
         let source = scheduler.source("-a-#")
         let (log, _) = source.signal.groupBy { _ in 0 }.log()
-        log.values.first?.subscribe { groupLog.append($0) }
-        scheduler.advance(by: .seconds(1))
+        scheduler.advance(by: .seconds(1))   // the group arrives with "a"
         log.values.first?.subscribe { groupLog.append($0) }
         scheduler.advance(by: .seconds(5))
         #expect(log.descriptions.last == "error(#)")
