@@ -4,7 +4,7 @@ extension Signal {
     /// emission starts a new span (RxSwift's `buffer(timeSpan:count:scheduler:)`).
     ///
     ///     source:  -a-b-c-d----e-|
-    ///     output:  ---x-y---z----(w|)     buffer(timeSpan: 4 ticks, count: 2)
+    ///     output:  ---x---y---z--(w|)     buffer(timeSpan: 4 ticks, count: 2)
     ///                                     x = [a, b], y = [c, d], z = [], w = [e]
     ///
     /// A span with no value emits an empty array, as in RxSwift. Completion

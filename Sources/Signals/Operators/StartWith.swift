@@ -2,7 +2,7 @@ extension Signal where Value: Sendable {
     /// Emits `values` first, then everything the source sends.
     ///
     ///     source:  ---c-|
-    ///     output:  (ab)c-|     startWith("a", "b")
+    ///     output:  (ab)--c-|     startWith("a", "b")
     ///
     /// The source is subscribed after the values went out (not at all if the
     /// subscriber stopped meanwhile). Errors and completion pass through;

@@ -3,7 +3,7 @@ extension Signal {
     ///
     ///     a:       -1-2-3-|
     ///     b:       ---x---y-z-|
-    ///     output:  ---p---q---|     p = (1, x), q = (2, y)
+    ///     output:  ---p---q-(r|)     p = (1, x), q = (2, y), r = (3, z)
     ///
     /// Completes as soon as one side has completed and has no buffered
     /// values left, since no further pair can form (ReactiveCocoa's rule).
