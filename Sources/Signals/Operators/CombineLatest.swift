@@ -6,10 +6,10 @@ extension Signal {
     ///     b:       ---x---y-|
     ///     output:  ---p-q-r---|     p = (1, x), q = (2, x), r = (2, y)
     ///
-    /// Completes when both have completed, or as soon as one completes
-    /// without ever sending a value (no pair can ever form). An error from
-    /// either side is forwarded at once. Disposing disposes both. Safe when
-    /// the two send on different threads.
+    /// Completes when both have completed (RxSwift, Combine and RAC alike;
+    /// even when one side completed without a value and no pair can form).
+    /// An error from either side is forwarded at once. Disposing disposes
+    /// both. Safe when the two send on different threads.
     public static func combineLatest<A, B>(
         _ a: Signal<A>, _ b: Signal<B>
     ) -> Signal<(A, B)> where Value == (A, B) {
@@ -70,11 +70,11 @@ struct CombineLatestState<A, B> {
             return .error(error)
         case .a(.completed):
             completedA = true
-            if latestA == nil || completedB { done = true }
+            done = completedB
             return done ? .complete : .none
         case .b(.completed):
             completedB = true
-            if latestB == nil || completedA { done = true }
+            done = completedA
             return done ? .complete : .none
         }
         guard let a = latestA, let b = latestB else { return .none }

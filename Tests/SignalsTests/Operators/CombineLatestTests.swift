@@ -9,11 +9,17 @@ import Testing
         #expect(record(scheduler, Signal.combineLatest(a.signal, b.signal).map(pair)) == "---1x-2x-2y---|")
     }
 
-    @Test func completesWhenASideCompletesWithoutAValue() {
+    @Test func completesWhenBothHaveCompleted() {
+        let scheduler = TestScheduler()
+        let a = scheduler.source("-1|"), b = scheduler.source("--x-y-|")
+        #expect(record(scheduler, a.signal.combineLatest(b.signal).map(pair)) == "--1x-1y-|")
+        #expect(b.active == 0)
+    }
+
+    @Test func aSideCompletingWithoutAValueStillWaitsForTheOther() {
         let scheduler = TestScheduler()
         let a = scheduler.source("--|"), b = scheduler.source("-x-y-|")
-        #expect(record(scheduler, a.signal.combineLatest(b.signal).map(pair)) == "--|")
-        #expect(b.active == 0)
+        #expect(record(scheduler, a.signal.combineLatest(b.signal).map(pair)) == "-----|")
     }
 
     @Test func forwardsAnErrorAtOnce() {
