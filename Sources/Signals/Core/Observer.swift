@@ -21,13 +21,19 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     // - `inner` and `upstream` are each written once before `linkState`
     //   gains their bit, and read only by the one caller whose `bitwiseOr`
     //   completes the pair with `disposedBit` (RxSwift's SinkDisposer).
-    private var handler: ((Event<Value>) -> Void)?
+    // - The `@exclusivity(unchecked)` fields follow these rules, so the
+    //   runtime's dynamic exclusivity checks (a third of the cost of a send)
+    //   would only repeat them.
+    @exclusivity(unchecked) private var handler: ((Event<Value>) -> Void)?
+    // The handler of a trusted observer, which never changes: read from a
+    // `let`, a call needs no retain of the closure context.
+    private let trustedHandler: ((Event<Value>) -> Void)?
     private let serial: SerialQueue<Event<Value>?>?
-    private var terminated = false
+    @exclusivity(unchecked) private var terminated = false
     private let stopped = Atomic<Bool>(false)
     private let linkState = Atomic<UInt8>(0)
-    private var inner: (any Disposable)?
-    private var upstream: (any Disposable)?
+    @exclusivity(unchecked) private var inner: (any Disposable)?
+    @exclusivity(unchecked) private var upstream: (any Disposable)?
 
     private static var innerSet: UInt8 { 1 }
     private static var upstreamSet: UInt8 { 2 }
@@ -57,7 +63,8 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     ///   that already delivers one event at a time (an upstream observer, a
     ///   subject's drain); then sends skip the queue.
     init(handler: @escaping (Event<Value>) -> Void, serialized: Bool) {
-        self.handler = handler
+        self.handler = serialized ? handler : nil
+        self.trustedHandler = serialized ? nil : handler
         self.serial = serialized ? SerialQueue() : nil
     }
 
@@ -78,7 +85,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     @inline(__always)
     private func deliverTrusted(_ event: Event<Value>) {
         if event.isTerminal, stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
-        handler?(event)
+        trustedHandler?(event)
         if event.isTerminal { disposeInner() }
     }
 

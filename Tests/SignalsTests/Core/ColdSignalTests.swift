@@ -89,20 +89,6 @@ import Testing
         #expect(pulled.count == 2)
     }
 
-    @Test func disposingFromInsideTheHandlerStopsASynchronousSource() {
-        let recorder = Recorder<Int>()
-        let subscription = SerialDisposable()
-        let naturals = Signal.from(1...)
-        let source = Signal<Int> { observer in
-            naturals.start(for: observer) { observer.send($0) }
-        }
-        subscription.disposable = source.subscribe { event in
-            recorder.handler(event)
-            if event.value == 3 { subscription.dispose() }
-        }
-        #expect(recorder.events == ["1", "2", "3"])
-    }
-
     @Test func completionDisposesWhatTheProducerReturned() {
         let disposed = Counter()
         Signal<Int> { observer in
