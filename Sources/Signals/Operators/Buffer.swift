@@ -11,7 +11,7 @@ extension Signal {
         let size = Swift.max(1, count)
         return Signal<[Value]>.serial({ observer in
             var buffer: [Value] = []
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 switch event {
                 case .next(let value):
                     if buffer.isEmpty { buffer.reserveCapacity(size) }

@@ -7,7 +7,7 @@ extension Signal {
     /// Errors and completion pass through; disposing disposes the source.
     public func compactMap<T>(_ transform: @escaping @Sendable (Value) -> T?) -> Signal<T> {
         Signal<T>.serial({ observer in
-            self.start({ event in
+            self.start(for: observer, { event in
                 switch event {
                 case .next(let value):
                     if let result = transform(value) { observer.sendNext(result) }

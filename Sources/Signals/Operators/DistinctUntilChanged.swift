@@ -8,7 +8,7 @@ extension Signal {
     public func distinctUntilChanged() -> Signal<Value> where Value: Equatable & SendableMetatype {
         Signal.serial({ observer in
             var last: Value?
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 if case .next(let value) = event {
                     if let last, last == value { return }
                     last = value
@@ -30,7 +30,7 @@ extension Signal {
     ) -> Signal<Value> {
         Signal.serial({ observer in
             var last: Key?
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 if case .next(let value) = event {
                     let current = key(value)
                     if let last, last == current { return }

@@ -16,7 +16,7 @@ extension Signal {
     ) -> Signal<GroupedSignal<Key, Value>> {
         Signal<GroupedSignal<Key, Value>>.serial({ observer in
             var groups: [Key: GroupedSignal<Key, Value>] = [:]
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 switch event {
                 case .next(let value):
                     let groupKey = key(value)

@@ -8,7 +8,7 @@ extension Signal {
     /// Disposing disposes the source.
     public func ignoreValues() -> Signal<Value> {
         Signal.serial({ observer in
-            self.start({ event in
+            self.start(for: observer, { event in
                 if case .next = event { return }
                 observer.send(event)
             })

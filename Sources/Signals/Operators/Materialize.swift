@@ -9,7 +9,7 @@ extension Signal {
     /// from ending a chain. Disposing disposes the source.
     public func materialize() -> Signal<Event<Value>> {
         Signal<Event<Value>>.serial({ observer in
-            self.start({ event in
+            self.start(for: observer, { event in
                 observer.sendNext(event)
                 if event.isTerminal { observer.sendCompleted() }
             })

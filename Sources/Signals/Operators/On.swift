@@ -15,7 +15,7 @@ extension Signal {
         disposed: (@Sendable () -> Void)? = nil
     ) -> Signal<Value> {
         Signal.serial({ observer in
-            let subscription = self.start({ event in
+            let subscription = self.start(for: observer, { event in
                 switch event {
                 case .next(let value): next?(value)
                 case .error(let failure): error?(failure)

@@ -12,7 +12,7 @@ extension Signal {
     ) -> Signal<Result> {
         Signal<Result>.serial({ observer in
             var accumulator = initial
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 switch event {
                 case .next(let value):
                     accumulator = accumulate(accumulator, value)

@@ -9,7 +9,7 @@ extension Signal {
         guard count > 0 else { return self }
         return Signal.serial({ observer in
             var remaining = count
-            return self.start({ event in
+            return self.start(for: observer, { event in
                 if case .next = event, remaining > 0 {
                     remaining -= 1
                     return

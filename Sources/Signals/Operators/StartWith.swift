@@ -19,7 +19,7 @@ extension Signal where Value: Sendable {
                 observer.sendNext(value)
             }
             if observer.isStopped { return NopDisposable() }
-            return self.start({ observer.send($0) })
+            return self.start(for: observer, { observer.send($0) })
         })
     }
 }

@@ -11,13 +11,12 @@ extension Signal {
         guard count > 0 else { return .empty() }
         return Signal.serial({ observer in
             var remaining = count
-            return self.startStoppable({ event, stop in
+            return self.start(for: observer, { event in
                 guard case .next = event else { return observer.send(event) }
                 guard remaining > 0 else { return }
                 remaining -= 1
                 observer.send(event)
                 if remaining == 0 {
-                    stop()
                     observer.sendCompleted()
                 }
             })

@@ -9,11 +9,10 @@ extension Signal {
     public func takeWhile(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         Signal.serial({ observer in
             var taking = true
-            return self.startStoppable({ event, stop in
+            return self.start(for: observer, { event in
                 guard taking else { return }
                 if case .next(let value) = event, !predicate(value) {
                     taking = false
-                    stop()
                     observer.sendCompleted()
                     return
                 }

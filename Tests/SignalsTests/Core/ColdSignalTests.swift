@@ -116,3 +116,17 @@ import Testing
         #expect(disposed.count == 1)
     }
 }
+
+@Suite struct EarlyStopTests {
+    @Test func takeStopsAnEndlessSynchronousSourceThroughAChain() {
+        let recorder = Recorder<Int>()
+        Signal.from(1...).map { $0 * 2 }.filter { $0 % 3 != 0 }.take(3).subscribe(recorder.handler)
+        #expect(recorder.events == ["2", "4", "8", "|"])
+    }
+
+    @Test func takeWhileStopsAnEndlessSynchronousSource() {
+        let recorder = Recorder<Int>()
+        Signal.from(1...).scan(0, +).takeWhile { $0 < 10 }.subscribe(recorder.handler)
+        #expect(recorder.events == ["1", "3", "6", "|"])
+    }
+}
