@@ -1,0 +1,275 @@
+import Signals
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `Tail.follow` subscription: its own inotify instance, and one thread
+/// that waits in `poll` for inotify events and reads what they announce.
+///
+/// Each followed name has two watches: its directory (the name being
+/// created, renamed or deleted) and the file open under it (writes,
+/// truncation). Every event leads to the same check of that name: read the
+/// open file to its end, then see whether the name still points at it. The
+/// old file stays open after a rename until a new file takes the name, so
+/// what the writer adds to it meanwhile is not lost.
+final class TailFollower: @unchecked Sendable {
+    // Safety: `files` and the watch tables are touched by `init` on the
+    // subscribing thread, then only by the follower thread (`pthread_create`
+    // orders the two). `cancel()` touches only `cancelled` and `wake`. The
+    // descriptors close in `deinit`, after the thread has let go.
+    private let observer: Observer<Tail.Line>
+    private let inotify: Int32
+    private let wake: WakePipe
+    private let cancelled = Atomic<Bool>(false)
+    private var files: [FollowedFile]
+    private var directoryWatches: [Int32: [Int]] = [:]
+    private var fileWatches: [Int32: [Int]] = [:]
+    private var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TailFollower.readSize, alignment: 16)
+
+    static let readSize = 1 << 20
+    private static let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR)
+    private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
+
+    /// Opens every file that exists (at its end for `.end`) and sets up the
+    /// watches, so that nothing written after subscribing is missed.
+    init(paths: [String], start: Tail.Start, observer: Observer<Tail.Line>) throws(TailError) {
+        self.observer = observer
+        let current = TailFollower.currentDirectory()
+        var files: [FollowedFile] = []
+        for path in paths { files.append(try FollowedFile(path: path, currentDirectory: current)) }
+        self.files = files
+        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0 else {
+            let code = errno
+            buffer.deallocate()
+            throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(ExecutableLookup.errorText(code)) (raise fs.inotify.max_user_instances)")
+        }
+        do {
+            wake = try WakePipe()
+        } catch {
+            close(inotify)
+            buffer.deallocate()
+            throw TailError(path: paths.first ?? "", problem: ExecutableLookup.errorText(error.errno))
+        }
+        for index in files.indices {
+            try watchDirectory(index)
+            try open(index, fromEnd: start == .end)
+        }
+    }
+
+    deinit {
+        for file in files where file.fd >= 0 { close(file.fd) }
+        close(inotify)
+        buffer.deallocate()
+    }
+
+    /// Starts the follower thread. Returns false if no thread could be made.
+    func start() -> Bool {
+        DetachedThread.start { self.run() }
+    }
+
+    /// Stops following; the thread ends at its next wake-up.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        wake.wake()
+    }
+
+    private var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring) || observer.isStopped
+    }
+
+    // MARK: The follower thread
+
+    private func run() {
+        for index in files.indices { check(index) }
+        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+        defer { events.deallocate() }
+        var pollSet = [
+            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+        ]
+        var due = [Bool](repeating: false, count: files.count)
+        while !isCancelled {
+            pollSet[0].revents = 0
+            pollSet[1].revents = 0
+            if poll(&pollSet, 2, -1) < 0 { continue }  // EINTR
+            if pollSet[0].revents != 0 { wake.drain() }
+            guard pollSet[1].revents != 0 else { continue }
+            while true {
+                let count = read(inotify, events.baseAddress, events.count)
+                if count <= 0 { break }
+                markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due)
+            }
+            for index in due.indices where due[index] {
+                due[index] = false
+                check(index)
+                if isCancelled { return }
+            }
+        }
+    }
+
+    /// Marks the names that a batch of inotify events concerns.
+    private func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool]) {
+        var offset = 0
+        while offset + 16 <= events.count {
+            let wd = events.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameBytes = UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<min(events.count, offset + 16 + length)])
+            offset += 16 + length
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                for index in due.indices { due[index] = true }
+                continue
+            }
+            if let indices = fileWatches[wd] {
+                for index in indices { due[index] = true }
+                if mask & UInt32(IN_IGNORED) != 0 {
+                    fileWatches[wd] = nil
+                    for index in indices where files[index].fileWatch == wd { files[index].fileWatch = -1 }
+                }
+            }
+            if let indices = directoryWatches[wd] {
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                for index in indices where files[index].name == name { due[index] = true }
+            }
+        }
+    }
+
+    /// Reads what is new under one name and follows it to a new file if
+    /// the name has moved on.
+    private func check(_ index: Int) {
+        if files[index].fd >= 0 { readAvailable(index) }
+        var info = stat()
+        guard stat(files[index].absolute, &info) == 0 else { return }  // gone: keep the old file
+        if files[index].isOpenFile(info) { return }
+        if files[index].fd >= 0 {
+            // Rotated: the rest of the old file first, its last line too.
+            readAvailable(index)
+            finishLine(index)
+            closeFile(index)
+        }
+        do {
+            try open(index, fromEnd: false)
+        } catch {
+            return  // not a regular file (yet): wait for the next change
+        }
+        if files[index].fd >= 0 { readAvailable(index) }
+    }
+
+    /// Reads the open file from the last offset to its end, line by line.
+    private func readAvailable(_ index: Int) {
+        let fd = files[index].fd
+        var info = stat()
+        if fstat(fd, &info) == 0 && Int(info.st_size) < files[index].offset {
+            // Truncated (copytruncate): the held line ends here; start over.
+            finishLine(index)
+            files[index].offset = 0
+        }
+        let path = files[index].path
+        let observer = self.observer
+        while !isCancelled {
+            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            files[index].offset += count
+            files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { text in
+                observer.sendNext(Tail.Line(path: path, text: text))
+            }
+        }
+    }
+
+    private func finishLine(_ index: Int) {
+        let path = files[index].path
+        let observer = self.observer
+        files[index].splitter.finish { text in
+            observer.sendNext(Tail.Line(path: path, text: text))
+        }
+    }
+
+    // MARK: Descriptors and watches
+
+    private func watchDirectory(_ index: Int) throws(TailError) {
+        let wd = inotify_add_watch(inotify, files[index].directory, Self.directoryMask)
+        guard wd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw TailError(path: files[index].path, problem: "directory \(ProcessError.quoted(files[index].directory)) does not exist")
+            case ENOTDIR: throw TailError(path: files[index].path, problem: "\(ProcessError.quoted(files[index].directory)) is not a directory")
+            default: throw watchError(index, code)
+            }
+        }
+        directoryWatches[wd, default: []].append(index)
+    }
+
+    /// Opens the file under the name, if there is one, and watches it.
+    private func open(_ index: Int, fromEnd: Bool) throws(TailError) {
+        for _ in 0..<3 {
+            let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                let code = errno
+                if code == ENOENT { return }
+                throw TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+            }
+            var opened = stat()
+            fstat(fd, &opened)
+            if opened.st_mode & S_IFMT == S_IFDIR {
+                close(fd)
+                throw TailError(path: files[index].path, problem: "is a directory")
+            }
+            let wd = inotify_add_watch(inotify, files[index].absolute, Self.fileMask)
+            if wd < 0 {
+                let code = errno
+                close(fd)
+                if code == ENOENT { return }
+                throw watchError(index, code)
+            }
+            var named = stat()
+            guard stat(files[index].absolute, &named) == 0,
+                  named.st_dev == opened.st_dev, named.st_ino == opened.st_ino
+            else {
+                // Replaced between open and watch: try again.
+                close(fd)
+                if fileWatches[wd] == nil { inotify_rm_watch(inotify, wd) }
+                continue
+            }
+            files[index].fd = fd
+            files[index].device = UInt64(opened.st_dev)
+            files[index].inode = UInt64(opened.st_ino)
+            files[index].offset = fromEnd ? Int(opened.st_size) : 0
+            files[index].fileWatch = wd
+            files[index].splitter = LineSplitter()
+            fileWatches[wd, default: []].append(index)
+            return
+        }
+    }
+
+    private func closeFile(_ index: Int) {
+        let wd = files[index].fileWatch
+        if wd >= 0, var sharing = fileWatches[wd] {
+            sharing.removeAll { $0 == index }
+            if sharing.isEmpty {
+                fileWatches[wd] = nil
+                inotify_rm_watch(inotify, wd)
+            } else {
+                fileWatches[wd] = sharing
+            }
+        }
+        close(files[index].fd)
+        files[index].fd = -1
+        files[index].fileWatch = -1
+    }
+
+    private func watchError(_ index: Int, _ code: Int32) -> TailError {
+        if code == ENOSPC {
+            return TailError(path: files[index].path, problem: "no inotify watches left (raise the sysctl fs.inotify.max_user_watches)")
+        }
+        return TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+    }
+
+    private static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}
