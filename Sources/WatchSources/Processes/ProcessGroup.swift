@@ -40,9 +40,19 @@ final class ProcessGroup: Sendable {
         finished.enter()
     }
 
-    /// Starts the waiter thread. Returns false if no thread could be made.
+    /// Starts the waiter thread. Without a thread, kills the group and
+    /// reaps the leader here, and returns false.
     func startWaiting() -> Bool {
-        DetachedThread.start { self.waitForLeader() }
+        if DetachedThread.start({ self.waitForLeader() }) { return true }
+        state.withLock { $0.stopRequested = true }
+        killpg(pid, SIGKILL)
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        state.withLock { $0.exit = .signaled(SIGKILL) }
+        leaderExit.leave()
+        ProcessSupervisor.unregister(self)
+        finished.leave()
+        return false
     }
 
     /// The leader's status, once it has exited.

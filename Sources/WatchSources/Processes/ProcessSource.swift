@@ -46,11 +46,11 @@ public enum ProcessSource {
             ProcessSupervisor.register(group)
             let reader = OutputReader(observer: observer, group: group, stdout: child.stdout, stderr: child.stderr, wake: wake)
             guard group.startWaiting() else {
-                return fail(group, reader, observer, command: ProcessLauncher.argv(arguments, options)[0])
+                return fail(group, reader, child, observer, command: ProcessLauncher.argv(arguments, options)[0])
             }
             observer.sendNext(.started(pid: child.pid))
             guard reader.start() else {
-                return fail(group, reader, observer, command: ProcessLauncher.argv(arguments, options)[0])
+                return fail(group, reader, child, observer, command: ProcessLauncher.argv(arguments, options)[0])
             }
             return ActionDisposable {
                 reader.cancel()
@@ -59,9 +59,14 @@ public enum ProcessSource {
         }
     }
 
-    /// Out of threads: stop what was spawned and report it.
-    private static func fail(_ group: ProcessGroup, _ reader: OutputReader, _ observer: Observer<ProcessEvent>, command: String) -> any Disposable {
+    /// Out of threads: stop what was spawned and report it. The reader never
+    /// ran, so its pipes are closed here.
+    private static func fail(
+        _ group: ProcessGroup, _ reader: OutputReader, _ child: ProcessLauncher.Child,
+        _ observer: Observer<ProcessEvent>, command: String
+    ) -> any Disposable {
         reader.cancel()
+        for fd in [child.stdout, child.stderr] where fd >= 0 { close(fd) }
         group.stop()
         observer.sendError(ProcessError(command: command, reason: .spawnFailed(EAGAIN), detail: "no thread available to watch it"))
         return ActionDisposable()

@@ -28,7 +28,11 @@ public enum Tail {
     ///
     ///     Tail.follow("/var/log/app.log").filter { $0.contains("ERROR") }
     public static func follow(_ path: String, from start: Start = .end) -> Signal<String> {
-        follow([path], from: start).map { $0.text }
+        // Its own producer rather than `map` on the tagged form: one
+        // observer hop less per line.
+        Signal { observer in
+            subscribe([path], start, observer, TailSink(deliver: { _, text in observer.sendNext(text) }, isStopped: { observer.isStopped }))
+        }
     }
 
     /// The lines of several files, merged, each tagged with its path.
@@ -47,20 +51,23 @@ public enum Tail {
     /// slow subscriber slows reading, never piles lines up in memory.
     public static func follow(_ paths: [String], from start: Start = .end) -> Signal<Line> {
         Signal { observer in
-            do {
-                let follower = try TailFollower(paths: paths, start: start, observer: observer)
-                guard follower.start() else {
-                    follower.cancel()
-                    throw TailError(path: paths.first ?? "", problem: "no thread available to follow it")
-                }
-                return ActionDisposable { follower.cancel() }
-            } catch let error as TailError {
-                observer.sendError(error)
-                return ActionDisposable()
-            } catch {
-                observer.sendError(error)
-                return ActionDisposable()
+            subscribe(paths, start, observer, TailSink(deliver: { path, text in
+                observer.sendNext(Line(path: path, text: text))
+            }, isStopped: { observer.isStopped }))
+        }
+    }
+
+    private static func subscribe<Value>(_ paths: [String], _ start: Start, _ observer: Observer<Value>, _ sink: TailSink) -> any Disposable {
+        do throws(TailError) {
+            let follower = try TailFollower(paths: paths, start: start, sink: sink)
+            guard follower.start() else {
+                follower.cancel()
+                throw TailError(path: paths.first ?? "", problem: "no thread available to follow it")
             }
+            return ActionDisposable { follower.cancel() }
+        } catch {
+            observer.sendError(error)
+            return ActionDisposable()
         }
     }
 }

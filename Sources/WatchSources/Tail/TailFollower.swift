@@ -18,7 +18,7 @@ final class TailFollower: @unchecked Sendable {
     // subscribing thread, then only by the follower thread (`pthread_create`
     // orders the two). `cancel()` touches only `cancelled` and `wake`. The
     // descriptors close in `deinit`, after the thread has let go.
-    private let observer: Observer<Tail.Line>
+    private let sink: TailSink
     private let inotify: Int32
     private let wake: WakePipe
     private let cancelled = Atomic<Bool>(false)
@@ -33,8 +33,8 @@ final class TailFollower: @unchecked Sendable {
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
     /// watches, so that nothing written after subscribing is missed.
-    init(paths: [String], start: Tail.Start, observer: Observer<Tail.Line>) throws(TailError) {
-        self.observer = observer
+    init(paths: [String], start: Tail.Start, sink: TailSink) throws(TailError) {
+        self.sink = sink
         let current = TailFollower.currentDirectory()
         var files: [FollowedFile] = []
         for path in paths { files.append(try FollowedFile(path: path, currentDirectory: current)) }
@@ -76,7 +76,7 @@ final class TailFollower: @unchecked Sendable {
     }
 
     private var isCancelled: Bool {
-        cancelled.load(ordering: .acquiring) || observer.isStopped
+        cancelled.load(ordering: .acquiring) || sink.isStopped()
     }
 
     // MARK: The follower thread
@@ -167,23 +167,22 @@ final class TailFollower: @unchecked Sendable {
             files[index].offset = 0
         }
         let path = files[index].path
-        let observer = self.observer
+        let deliver = sink.deliver
         while !isCancelled {
             let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             files[index].offset += count
             files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { text in
-                observer.sendNext(Tail.Line(path: path, text: text))
+                deliver(path, text)
             }
         }
     }
 
     private func finishLine(_ index: Int) {
         let path = files[index].path
-        let observer = self.observer
         files[index].splitter.finish { text in
-            observer.sendNext(Tail.Line(path: path, text: text))
+            sink.deliver(path, text)
         }
     }
 

@@ -99,3 +99,12 @@ extension String {
         String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }
+
+@Suite struct ProcessOutputOptionTests {
+    @Test func uncapturedOutputGivesOnlyStartedAndExited() {
+        let options = ProcessOptions(captureOutput: false)
+        let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "exit 4"], options: options))
+        #expect(run.waitUntilFinished())
+        #expect(run.events == [.started(pid: run.pid ?? -1), .exited(.exited(4))])
+    }
+}
