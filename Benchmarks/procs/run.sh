@@ -47,7 +47,7 @@ measure() {
         'BEGIN { printf "| %s | %s | %.2f | %.0f | %.2f | %.1f |\n", l, out, w, n / (w > 0 ? w : 0.01), u + s, r / 1024 }'
 }
 
-# grow WRITER_DELAY: appends the log to $GROWING in the background.
+# grow: appends the log to $GROWING in the background (cat, 128 KiB writes).
 grow() {
     : > "$GROWING"
     ( cat "$LOG" >> "$GROWING" ) &
@@ -58,6 +58,8 @@ echo "|---|---|---|---|---|---|"
 measure "ProcessSource: seq $SEQ_LINES, count lines" "$SEQ_LINES" "$PROBE" count-seq "$SEQ_LINES"
 measure "peer: seq $SEQ_LINES \| wc -l" "$SEQ_LINES" sh -c "seq $SEQ_LINES | wc -l"
 cat "$LOG" > /dev/null   # both sides read from the page cache
+measure "Tail from start, ${LOG_MB} MB, count lines" "$LOG_LINES" "$PROBE" tail-count "$LOG" "$END"
+measure "peer: wc -l, same file" "$LOG_LINES" sh -c "wc -l < $LOG"
 measure "Tail from start, ${LOG_MB} MB, regex count" "$LOG_LINES" "$PROBE" tail-grep "$LOG" "$REGEX" "$END"
 measure "peer: grep -c -E, same file" "$LOG_LINES" grep -c -E "$REGEX" "$LOG"
 : > "$GROWING"

@@ -1,6 +1,8 @@
 // The rwatch side of Benchmarks/procs/run.sh. Modes:
 //
 //   ProcsProbe count-seq N            seq N through ProcessSource; prints the line count
+//   ProcsProbe tail-count FILE END   Tail.follow(FILE, from: .start); counts lines until a
+//                                     line equal to END arrives; prints the count
 //   ProcsProbe tail-grep FILE REGEX END
 //                                     Tail.follow(FILE, from: .start); counts lines that
 //                                     match REGEX (POSIX ERE, regexec) until a line equal
@@ -26,7 +28,7 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 2 else { fail("usage: ProcsProbe count-seq N | tail-grep FILE REGEX END") }
+guard arguments.count >= 2 else { fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END") }
 
 switch arguments[1] {
 case "count-seq" where arguments.count == 3:
@@ -41,6 +43,20 @@ case "count-seq" where arguments.count == 3:
         done.signal()
     })
     done.wait()
+    say("\(lines)")
+
+case "tail-count" where arguments.count == 4:
+    let end = arguments[3]
+    let done = DispatchSemaphore(value: 0)
+    // Touched only by the follower thread, one line at a time.
+    nonisolated(unsafe) var lines = 0
+    let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
+        if line == end { done.signal() } else { lines += 1 }
+    }, onError: { error in
+        fail("\(error)")
+    })
+    done.wait()
+    subscription.dispose()
     say("\(lines)")
 
 case "tail-grep" where arguments.count == 5:
@@ -75,5 +91,5 @@ case "tail-grep" where arguments.count == 5:
     say("\(matches)")
 
 default:
-    fail("usage: ProcsProbe count-seq N | tail-grep FILE REGEX END")
+    fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END")
 }
