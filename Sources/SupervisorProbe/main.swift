@@ -2,7 +2,9 @@
 // child groups so that WatchSourcesTests can send it SIGTERM and check that
 // nothing it started outlives it.
 //
-// Prints "group PGID" for each child group once it has started, then
+// First prints "sigign MASK": the ignored-signal mask of a child, which must
+// be empty although the supervisor ignores SIGINT, SIGTERM and SIGHUP itself.
+// Then prints "group PGID" for each child group once it has started, then
 // "ready", then waits for a signal. One group (a shell with a background and
 // a foreground `sleep`) dies of SIGTERM; the other ignores SIGTERM, so only
 // the SIGKILL after its grace period ends it.
@@ -20,6 +22,16 @@ func say(_ line: String) {
 }
 
 ProcessSupervisor.installSignalHandlers()
+
+let inspected = DispatchSemaphore(value: 0)
+ProcessSource.run(["/bin/sh", "-c", "grep SigIgn /proc/$$/status"]).subscribe(onNext: { event in
+    if case .stdout(let line) = event {
+        say("sigign " + line.split(separator: "\t").last.map(String.init)!)
+    }
+}, onCompleted: {
+    inspected.signal()
+})
+inspected.wait()
 
 let commands: [([String], ProcessOptions)] = [
     (["/bin/sh", "-c", "sleep 100 & sleep 100"], ProcessOptions()),

@@ -87,6 +87,11 @@ enum ProcessLauncher {
         // nothing blocked.
         var everySignal = sigset_t()
         sigfillset(&everySignal)
+        // sigfillset leaves out glibc's internal signals 32 and 33, which
+        // posix_spawn then sets to SIG_IGN in the child, and SIG_IGN survives
+        // exec. Setting their bits directly (sigaddset refuses them) gets the
+        // child SIG_DFL there too. Bit n-1 of the first word is signal n.
+        everySignal.__val.0 |= (1 << 31) | (1 << 32)
         var noSignal = sigset_t()
         sigemptyset(&noSignal)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))

@@ -204,7 +204,8 @@ final class TailFollower: @unchecked Sendable {
     /// Opens the file under the name, if there is one, and watches it.
     private func open(_ index: Int, fromEnd: Bool) throws(TailError) {
         for _ in 0..<3 {
-            let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC)
+            // O_NONBLOCK: a FIFO under the name must not hang the follower.
+            let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
             guard fd >= 0 else {
                 let code = errno
                 if code == ENOENT { return }

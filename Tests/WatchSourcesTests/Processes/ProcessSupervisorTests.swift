@@ -20,6 +20,8 @@ import Glibc
         #expect(access(probe, X_OK) == 0, "build SupervisorProbe: \(probe)")
         let run = ProcessRecorder(ProcessSource.run([probe]))
         #expect(eventually { run.stdout.last == "ready" })
+        // Children get default signal handling back (SIG_IGN survives exec).
+        #expect(run.stdout.first == "sigign 0000000000000000")
         let groups = run.stdout.compactMap { line in line.hasPrefix("group ") ? pid_t(line.dropFirst(6)) : nil }
         #expect(groups.count == 2)
         for pgid in groups {
