@@ -108,3 +108,22 @@ extension String {
         #expect(run.events == [.started(pid: run.pid ?? -1), .exited(.exited(4))])
     }
 }
+
+@Suite struct ProcessVolumeTests {
+    @Test func manyLinesArriveCompleteAndInOrder() {
+        let run = ProcessRecorder(ProcessSource.run(["seq", "200000"]))
+        #expect(run.waitUntilFinished())
+        let lines = run.stdout
+        #expect(lines.count == 200_000)
+        #expect(lines == (1...200_000).map { String($0) })
+    }
+
+    @Test func disposingDuringHeavyOutputStopsTheGroup() {
+        let run = ProcessRecorder(ProcessSource.run(["yes", "spam"]))
+        #expect(eventually { run.stdout.count > 1000 })
+        let pgid = run.pid ?? -1
+        run.dispose()
+        #expect(eventually { groupIsGone(pgid) && !isChildOfThisProcess(pgid) })
+        #expect(!run.isFinished)  // disposed: no exited event, no completion
+    }
+}

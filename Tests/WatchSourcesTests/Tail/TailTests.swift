@@ -185,3 +185,41 @@ final class TailRecorder: Sendable {
         #expect(tail.error == "cannot follow /tmp: is a directory")
     }
 }
+
+@Suite struct TailVolumeTests {
+    @Test func manyLinesWrittenInPiecesArriveInOrder() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/big.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        let expected = (1...20_000).map { "line \($0)" }
+        let text = expected.joined(separator: "\n") + "\n"
+        // Odd-sized pieces, so that lines straddle the writes.
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let piece = rest.prefix(4_093)
+            writeFile(log, String(piece), append: true)
+            rest = rest.dropFirst(piece.count)
+        }
+        #expect(eventually { tail.texts.count >= expected.count })
+        #expect(tail.texts == expected)
+    }
+
+    @Test func aDisposedFollowerDeliversNothingMore() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let disposed = TailRecorder(Tail.follow([log]))
+        let witness = TailRecorder(Tail.follow([log]))
+        defer { witness.dispose() }
+        writeFile(log, "one\n", append: true)
+        #expect(eventually { disposed.texts == ["one"] && witness.texts == ["one"] })
+        disposed.dispose()
+        writeFile(log, "two\n", append: true)
+        #expect(eventually { witness.texts == ["one", "two"] })
+        #expect(disposed.texts == ["one"])
+    }
+}
