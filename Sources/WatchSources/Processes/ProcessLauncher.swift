@@ -41,6 +41,13 @@ enum ProcessLauncher {
     static func spawn(_ arguments: [String], options: ProcessOptions) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
         guard let command = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        // A C string ends at NUL: such an argument would reach the child cut short.
+        if argv.contains(where: { $0.utf8.contains(0) }) {
+            throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "an argument contains a NUL byte")
+        }
+        if options.environment.contains(where: { $0.key.isEmpty || $0.key.contains("=") || ($0.key + $0.value).utf8.contains(0) }) {
+            throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "bad environment variable (empty name, '=' in the name, or a NUL byte)")
+        }
         let environment = environment(adding: options.environment)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }

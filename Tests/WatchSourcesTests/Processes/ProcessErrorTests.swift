@@ -68,3 +68,19 @@ import Glibc
         #expect(text == #"command not found: 'bad\nname $(x)'"#)
     }
 }
+
+@Suite struct ProcessArgumentCheckTests {
+    @Test func anArgumentWithANulByteIsRefusedNotCutShort() {
+        let run = ProcessRecorder(ProcessSource.run(["echo", "a\u{0}b"]))
+        #expect(run.waitUntilFinished())
+        let error = run.error as? ProcessError
+        #expect(error?.reason == .spawnFailed(EINVAL))
+        #expect(error.map(String.init(describing:))?.hasPrefix("cannot start echo: ") == true)
+    }
+
+    @Test func anEnvironmentNameWithAnEqualsSignIsRefused() {
+        let run = ProcessRecorder(ProcessSource.run(["true"], options: ProcessOptions(environment: ["A=B": "c"])))
+        #expect(run.waitUntilFinished())
+        #expect((run.error as? ProcessError)?.reason == .spawnFailed(EINVAL))
+    }
+}
