@@ -21,6 +21,11 @@ struct FollowedFile {
     var offset: Int = 0
     /// The inotify watch on the open file, or -1.
     var fileWatch: Int32 = -1
+    /// The watch on `directory`, or -1 while it is missing.
+    var directoryWatch: Int32 = -1
+    /// While `directory` is missing: the watch on its nearest existing
+    /// ancestor, or -1.
+    var ancestorWatch: Int32 = -1
     var splitter = LineSplitter()
 
     init(path: String, currentDirectory: String) throws(TailError) {
@@ -33,6 +38,12 @@ struct FollowedFile {
         self.absolute = absolute
         self.directory = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
         self.name = String(absolute[absolute.index(after: slash)...])
+    }
+
+    /// The directory that holds `path` ("/" for "/" itself).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// Whether `info` describes the file that is open now.

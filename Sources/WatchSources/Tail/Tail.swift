@@ -31,29 +31,37 @@ public enum Tail {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
         Signal { observer in
-            subscribe([path], start, observer, TailSink(deliver: { _, text in observer.sendNext(text) }, isStopped: { observer.isStopped }))
+            subscribe([path], start, observer, TailSink(
+                deliver: { _, text in observer.sendNext(text) },
+                isStopped: { observer.isStopped },
+                fail: { observer.sendError($0) }
+            ))
         }
     }
 
     /// The lines of several files, merged, each tagged with its path.
     ///
     /// Follows each name the way `tail -F` does, on its own inotify
-    /// instance (no polling): waits for a file that does not exist yet;
+    /// instance (no polling): waits for a file that does not exist yet (and
+    /// for its directory, and across the directory being deleted and made
+    /// again);
     /// after truncation (`copytruncate`) reads again from the beginning;
     /// after rename-and-recreate rotation (logrotate `create`) reads what is
     /// left in the old file, then the new one from its beginning. An
     /// unfinished last line is held until its newline arrives (or the file is
     /// rotated away). Invalid UTF-8 is decoded lossily.
     ///
-    /// Never completes on its own. Errors (a missing directory, a path that
-    /// is a directory, no inotify watches left) arrive as a `TailError`.
+    /// Never completes on its own. Errors (a path that is a directory, a
+    /// parent that is a file, no inotify watches left) arrive as a `TailError`.
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
     public static func follow(_ paths: [String], from start: Start = .end) -> Signal<Line> {
         Signal { observer in
-            subscribe(paths, start, observer, TailSink(deliver: { path, text in
-                observer.sendNext(Line(path: path, text: text))
-            }, isStopped: { observer.isStopped }))
+            subscribe(paths, start, observer, TailSink(
+                deliver: { path, text in observer.sendNext(Line(path: path, text: text)) },
+                isStopped: { observer.isStopped },
+                fail: { observer.sendError($0) }
+            ))
         }
     }
 

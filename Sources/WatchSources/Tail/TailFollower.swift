@@ -12,7 +12,9 @@ import Glibc
 /// truncation). Every event leads to the same check of that name: read the
 /// open file to its end, then see whether the name still points at it. The
 /// old file stays open after a rename until a new file takes the name, so
-/// what the writer adds to it meanwhile is not lost.
+/// what the writer adds to it meanwhile is not lost. While the directory
+/// itself is missing (or after it was deleted or renamed), the nearest
+/// existing ancestor is watched instead, until the directory appears.
 final class TailFollower: @unchecked Sendable {
     // Safety: `files` and the watch tables are touched by `init` on the
     // subscribing thread, then only by the follower thread (`pthread_create`
@@ -24,11 +26,15 @@ final class TailFollower: @unchecked Sendable {
     private let cancelled = Atomic<Bool>(false)
     private var files: [FollowedFile]
     private var directoryWatches: [Int32: [Int]] = [:]
+    private var ancestorWatches: [Int32: [Int]] = [:]
     private var fileWatches: [Int32: [Int]] = [:]
     private var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TailFollower.readSize, alignment: 16)
 
     static let readSize = 1 << 20
-    private static let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_ONLYDIR)
+    // IN_MASK_ADD: one directory can be a followed file's directory and
+    // another's waited-on ancestor; each add must keep the other's events.
+    private static let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+    private static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
     private static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
@@ -36,9 +42,9 @@ final class TailFollower: @unchecked Sendable {
     init(paths: [String], start: Tail.Start, sink: TailSink) throws(TailError) {
         self.sink = sink
         let current = TailFollower.currentDirectory()
-        var files: [FollowedFile] = []
-        for path in paths { files.append(try FollowedFile(path: path, currentDirectory: current)) }
-        self.files = files
+        var followed: [FollowedFile] = []
+        for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
+        files = followed
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else {
             let code = errno
@@ -52,9 +58,9 @@ final class TailFollower: @unchecked Sendable {
             buffer.deallocate()
             throw TailError(path: paths.first ?? "", problem: ExecutableLookup.errorText(error.errno))
         }
-        for index in files.indices {
-            try watchDirectory(index)
-            try open(index, fromEnd: start == .end)
+        for index in self.files.indices {
+            try attachDirectory(index)
+            if self.files[index].directoryWatch >= 0 { try open(index, fromEnd: start == .end) }
         }
     }
 
@@ -90,6 +96,7 @@ final class TailFollower: @unchecked Sendable {
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
         ]
         var due = [Bool](repeating: false, count: files.count)
+        var reattach = [Bool](repeating: false, count: files.count)
         while !isCancelled {
             pollSet[0].revents = 0
             pollSet[1].revents = 0
@@ -99,7 +106,17 @@ final class TailFollower: @unchecked Sendable {
             while true {
                 let count = read(inotify, events.baseAddress, events.count)
                 if count <= 0 { break }
-                markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due)
+                markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due, &reattach)
+            }
+            for index in reattach.indices where reattach[index] {
+                reattach[index] = false
+                do {
+                    try attachDirectory(index)
+                } catch {
+                    sink.fail(error)
+                    return
+                }
+                due[index] = true
             }
             for index in due.indices where due[index] {
                 due[index] = false
@@ -109,8 +126,9 @@ final class TailFollower: @unchecked Sendable {
         }
     }
 
-    /// Marks the names that a batch of inotify events concerns.
-    private func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool]) {
+    /// Marks the names that a batch of inotify events concerns, and those
+    /// whose directory watch must be set up again.
+    private func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) {
         var offset = 0
         while offset + 16 <= events.count {
             let wd = events.loadUnaligned(fromByteOffset: offset, as: Int32.self)
@@ -129,9 +147,23 @@ final class TailFollower: @unchecked Sendable {
                     for index in indices where files[index].fileWatch == wd { files[index].fileWatch = -1 }
                 }
             }
+            let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
             if let indices = directoryWatches[wd] {
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                for index in indices where files[index].name == name { due[index] = true }
+                for index in indices where files[index].name == name || gone {
+                    if gone { reattach[index] = true } else { due[index] = true }
+                }
+            }
+            if let indices = ancestorWatches[wd] {
+                // Something appeared (or the ancestor went): look again.
+                for index in indices { reattach[index] = true }
+            }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                // The kernel dropped the watch: forget the number.
+                for index in directoryWatches[wd] ?? [] { files[index].directoryWatch = -1 }
+                for index in ancestorWatches[wd] ?? [] { files[index].ancestorWatch = -1 }
+                directoryWatches[wd] = nil
+                ancestorWatches[wd] = nil
             }
         }
     }
@@ -139,9 +171,31 @@ final class TailFollower: @unchecked Sendable {
     /// Reads what is new under one name and follows it to a new file if
     /// the name has moved on.
     private func check(_ index: Int) {
-        if files[index].fd >= 0 { readAvailable(index) }
+        if files[index].fd >= 0 {
+            readAvailable(index)
+            var opened = stat()
+            if fstat(files[index].fd, &opened) == 0 && opened.st_nlink == 0 {
+                // Deleted: no one can reach it by name any more. Closing it
+                // also matters because an open file pins its directory, whose
+                // IN_DELETE_SELF would otherwise wait for this close.
+                finishLine(index)
+                closeFile(index)
+            }
+        }
         var info = stat()
-        guard stat(files[index].absolute, &info) == 0 else { return }  // gone: keep the old file
+        guard stat(files[index].absolute, &info) == 0 else {
+            // Gone: a renamed file stays open (its writer may still add to
+            // it). If the directory went too, wait for it to come back.
+            if files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 {
+                do {
+                    try attachDirectory(index)
+                } catch {
+                    cancelled.store(true, ordering: .releasing)
+                    sink.fail(error)
+                }
+            }
+            return
+        }
         if files[index].isOpenFile(info) { return }
         if files[index].fd >= 0 {
             // Rotated: the rest of the old file first, its last line too.
@@ -188,17 +242,57 @@ final class TailFollower: @unchecked Sendable {
 
     // MARK: Descriptors and watches
 
-    private func watchDirectory(_ index: Int) throws(TailError) {
-        let wd = inotify_add_watch(inotify, files[index].directory, Self.directoryMask)
-        guard wd >= 0 else {
-            let code = errno
-            switch code {
-            case ENOENT: throw TailError(path: files[index].path, problem: "directory \(ProcessError.quoted(files[index].directory)) does not exist")
-            case ENOTDIR: throw TailError(path: files[index].path, problem: "\(ProcessError.quoted(files[index].directory)) is not a directory")
-            default: throw watchError(index, code)
+    /// Watches the name's directory, or while it is missing, the nearest
+    /// ancestor that exists (to learn when the directory appears).
+    private func attachDirectory(_ index: Int) throws(TailError) {
+        detach(index, from: \.directoryWatch, in: \.directoryWatches)
+        detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
+        for _ in 0..<8 {
+            let wd = inotify_add_watch(inotify, files[index].directory, Self.directoryMask)
+            if wd >= 0 {
+                directoryWatches[wd, default: []].append(index)
+                files[index].directoryWatch = wd
+                return
             }
+            try checkWatchError(index, errno, files[index].directory)
+            var ancestor = files[index].directory
+            while true {
+                ancestor = FollowedFile.parent(of: ancestor)
+                let wd = inotify_add_watch(inotify, ancestor, Self.ancestorMask)
+                if wd >= 0 {
+                    ancestorWatches[wd, default: []].append(index)
+                    files[index].ancestorWatch = wd
+                    break
+                }
+                try checkWatchError(index, errno, ancestor)
+            }
+            // Created meanwhile? Then watch it after all; else wait.
+            guard access(files[index].directory, F_OK) == 0 else { return }
+            detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
         }
-        directoryWatches[wd, default: []].append(index)
+    }
+
+    /// Throws unless `code` says that `directory` does not exist (yet).
+    private func checkWatchError(_ index: Int, _ code: Int32, _ directory: String) throws(TailError) {
+        switch code {
+        case ENOENT where directory != "/": return
+        case ENOTDIR: throw TailError(path: files[index].path, problem: "\(ProcessError.quoted(directory)) is not a directory")
+        default: throw watchError(index, code)
+        }
+    }
+
+    /// Drops one of a name's directory watches; the watch itself goes only
+    /// when nothing else uses that watch number.
+    private func detach(_ index: Int, from field: WritableKeyPath<FollowedFile, Int32>, in table: ReferenceWritableKeyPath<TailFollower, [Int32: [Int]]>) {
+        let wd = files[index][keyPath: field]
+        guard wd >= 0 else { return }
+        files[index][keyPath: field] = -1
+        var users = self[keyPath: table][wd] ?? []
+        users.removeAll { $0 == index }
+        self[keyPath: table][wd] = users.isEmpty ? nil : users
+        if directoryWatches[wd] == nil && ancestorWatches[wd] == nil && fileWatches[wd] == nil {
+            inotify_rm_watch(inotify, wd)
+        }
     }
 
     /// Opens the file under the name, if there is one, and watches it.

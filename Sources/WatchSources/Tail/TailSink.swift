@@ -6,4 +6,6 @@ struct TailSink: Sendable {
     let deliver: @Sendable (_ path: String, _ text: String) -> Void
     /// True once the subscriber is gone: the follower stops reading.
     let isStopped: @Sendable () -> Bool
+    /// Ends the subscription with an error (the follower thread then stops).
+    let fail: @Sendable (TailError) -> Void
 }

@@ -69,7 +69,7 @@ final class TailRecorder: Sendable {
         let tail = TailRecorder(Tail.follow([log]))
         defer { tail.dispose() }
         writeFile(log, "first\nsecond\n")
-        #expect(eventually { tail.texts == ["first", "second"] })
+        #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
         writeFile(log, "third\n", append: true)
         #expect(eventually { tail.texts == ["first", "second", "third"] })
     }
@@ -173,10 +173,44 @@ final class TailRecorder: Sendable {
         #expect(eventually { tail.texts == ["\u{FFFD}A"] })
     }
 
-    @Test func aMissingDirectoryIsAClearError() {
-        let tail = TailRecorder(Tail.follow(["/tmp/rwatch-no-such-dir/x.log"]))
+    @Test func aMissingDirectoryIsWaitedFor() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/not/yet/app.log"
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        #expect(mkdir(directory + "/not", 0o755) == 0)
+        #expect(mkdir(directory + "/not/yet", 0o755) == 0)
+        writeFile(log, "arrived\n")
+        #expect(eventually { tail.texts == ["arrived"] })
+        #expect(tail.error == nil)
+    }
+
+    @Test func aDeletedAndRecreatedDirectoryIsFollowed() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let logs = directory + "/logs"
+        let log = logs + "/app.log"
+        #expect(mkdir(logs, 0o755) == 0)
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "first\n", append: true)
+        #expect(eventually { tail.texts == ["first"] })
+        removeTree(logs)
+        #expect(access(logs, F_OK) != 0)
+        #expect(mkdir(logs, 0o755) == 0)
+        writeFile(log, "second\n")
+        #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
+    }
+
+    @Test func aParentThatIsAFileIsAClearError() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        writeFile(directory + "/plain", "")
+        let tail = TailRecorder(Tail.follow([directory + "/plain/x.log"]))
         #expect(eventually { tail.error != nil })
-        #expect(tail.error == "cannot follow /tmp/rwatch-no-such-dir/x.log: directory /tmp/rwatch-no-such-dir does not exist")
+        #expect(tail.error == "cannot follow \(directory)/plain/x.log: \(directory)/plain is not a directory")
     }
 
     @Test func aDirectoryIsAClearError() {
