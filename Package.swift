@@ -40,6 +40,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Test helper only (not a product): a process running the supervisor,
+        // for WatchSourcesTests to send SIGTERM to.
+        .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit"], swiftSettings: strict),
