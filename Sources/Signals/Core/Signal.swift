@@ -31,10 +31,11 @@ public struct Signal<Value>: Sendable {
         self.serializes = serializes
     }
 
-    /// For library operators whose producer sends one event at a time (it
-    /// forwards from a single upstream observer or a subject's drain), so
-    /// their observers skip the serializing queue.
-    static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
+    /// For producers in this package that send one event at a time (an
+    /// operator forwarding from a single upstream observer or a subject's
+    /// drain, a source that sends from one thread), so their observers skip
+    /// the serializing queue. Several concurrent senders must use `init`.
+    package static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
         Signal(producer: producer, serializes: false)
     }
 

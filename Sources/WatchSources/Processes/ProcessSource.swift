@@ -24,7 +24,7 @@ public enum ProcessSource {
     /// A command that cannot start (not found, not executable, bad working
     /// directory) gives an error event, a `ProcessError` naming it.
     public static func run(_ arguments: [String], options: ProcessOptions = ProcessOptions()) -> Signal<ProcessEvent> {
-        Signal { observer in
+        Signal.serial { observer in
             let wake: WakePipe
             let child: ProcessLauncher.Child
             do throws(GNUFunctions.PipeFailure) {

@@ -30,7 +30,7 @@ public enum Tail {
     public static func follow(_ path: String, from start: Start = .end) -> Signal<String> {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
-        Signal { observer in
+        Signal.serial { observer in
             subscribe([path], start, observer, TailSink(
                 deliver: { _, text in observer.sendNext(text) },
                 isStopped: { observer.isStopped },
@@ -56,7 +56,7 @@ public enum Tail {
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
     public static func follow(_ paths: [String], from start: Start = .end) -> Signal<Line> {
-        Signal { observer in
+        Signal.serial { observer in
             subscribe(paths, start, observer, TailSink(
                 deliver: { path, text in observer.sendNext(Line(path: path, text: text)) },
                 isStopped: { observer.isStopped },
