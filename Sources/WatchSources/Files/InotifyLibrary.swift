@@ -40,9 +40,16 @@ enum InotifyLibrary {
         return wd > 0 ? .watching(wd: wd) : .failed(errno: ENOENT)
     }
 
-    /// Removes the watch `wd` (the kernel still has it).
-    static func unwatch(_ wd: Int32) {
-        _ = inotifytools_remove_watch_by_wd(wd)
+    /// Removes the watch `wd`. The kernel may have dropped it already (its
+    /// directory was just deleted); libinotifytools then prints an error on
+    /// stderr, so with its fd known the kernel watch is removed directly and
+    /// the library's entry is left to `stop()` (kernel wds are not reused).
+    static func unwatch(_ wd: Int32, descriptor: Int32?) {
+        if let descriptor {
+            _ = inotify_rm_watch(descriptor, wd)
+        } else {
+            _ = inotifytools_remove_watch_by_wd(wd)
+        }
     }
 
     /// The directory `wd` watches, as the library last knew it.
@@ -90,7 +97,7 @@ enum InotifyLibrary {
         defer { rmdir(probe) }
         var info = stat()
         guard stat(probe, &info) == 0, case .watching(let wd) = watch(probe, descriptor: nil) else { return nil }
-        defer { unwatch(wd) }
+        defer { unwatch(wd, descriptor: nil) }
         let inode = "ino:" + String(info.st_ino, radix: 16) + " "
         guard let entries = FileSystem.entries("/proc/self/fd") else { return nil }
         for entry in entries {

@@ -173,12 +173,12 @@ final class ReaderLoop {
             return
         }
         table[directory] = nil
-        if !kernelDropped, !watch.gone { InotifyLibrary.unwatch(watch.wd) }
+        if !kernelDropped, !watch.gone { InotifyLibrary.unwatch(watch.wd, descriptor: descriptor) }
     }
 
     /// Releases every directory at or below `path`, for every client.
     private func releaseTree(_ path: String, kernelDropped: Bool) {
-        for client in clients {
+        for client in clients where client.deafSince == nil {
             let below = client.watched.filter { FileSystem.relative($0, to: path) != nil }
             for directory in below {
                 client.watched.remove(directory)
@@ -210,7 +210,7 @@ final class ReaderLoop {
             }
         }
         InotifyLibrary.rename(old, to: new, moved: renamed)
-        for client in clients {
+        for client in clients where client.deafSince == nil {
             for path in client.watched {
                 if let target = moved(path) {
                     client.watched.remove(path)
@@ -268,7 +268,7 @@ final class ReaderLoop {
     /// A directory appeared at `path` (created or moved in): watch and scan
     /// it for every client that wants it; the scan reports what it holds.
     private func directoryAppeared(_ path: String, kind: FileEvent.Kind, cookie: UInt32) {
-        for client in clients {
+        for client in clients where client.deafSince == nil {
             var events: [FileEvent] = []
             if client.reports(path, isDirectory: true) {
                 events.append(FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie))
@@ -397,7 +397,7 @@ final class ReaderLoop {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
         if from.isDirectory { renameTree(from.path, to: path) }
-        for (position, client) in clients.enumerated() {
+        for (position, client) in clients.enumerated() where client.deafSince == nil {
             let fromReported = client.reports(from.path, isDirectory: from.isDirectory)
             let toReported = client.reports(path, isDirectory: from.isDirectory)
             let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
@@ -471,6 +471,11 @@ final class ReaderLoop {
                 let hit = root.isFile ? FileSystem.parent(root.path) == directory : root.path == directory
                 if hit { rootLost(client, index, announced: false, kernelDropped: !moved) }
             }
+            // A directory watched for a waiting root's return went too: look higher up.
+            if client.sentinels.contains(directory), !client.ended {
+                if !moved { table[directory]?.gone = true }
+                armSentinels(client)
+            }
         }
     }
 
@@ -495,20 +500,24 @@ final class ReaderLoop {
             return fail(client, FileWatchError(.rootDeleted(root.path)))
         }
         client.roots[index].waiting = true
-        armSentinel(client, index)
+        armSentinels(client)
     }
 
-    /// Watches the deepest existing ancestor of a waiting root.
-    private func armSentinel(_ client: WatchClient, _ index: Int) {
-        var ancestor = FileSystem.parent(client.roots[index].path)
-        while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
-            ancestor = FileSystem.parent(ancestor)
-        }
+    /// Watches the deepest existing ancestor of every waiting root of `client`.
+    private func armSentinels(_ client: WatchClient) {
         for sentinel in client.sentinels { release(sentinel, for: client, kernelDropped: false) }
         client.sentinels.removeAll()
-        do { try acquire(ancestor, for: client, sentinel: true) } catch { fail(client, error) }
-        // It may have come back before the sentinel landed.
-        if FileSystem.kind(client.roots[index].path, follow: true) != .missing { rootCandidateAppeared(client.roots[index].path) }
+        var reappeared: [String] = []
+        for root in client.roots where root.waiting {
+            var ancestor = FileSystem.parent(root.path)
+            while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
+                ancestor = FileSystem.parent(ancestor)
+            }
+            do { try acquire(ancestor, for: client, sentinel: true) } catch { return fail(client, error) }
+            // It may have come back before the sentinel landed.
+            if FileSystem.kind(root.path, follow: true) != .missing { reappeared.append(root.path) }
+        }
+        for path in reappeared { rootCandidateAppeared(path) }
     }
 
     /// Something appeared at `path`: a waiting root, or a directory on the way to one.
@@ -519,11 +528,10 @@ final class ReaderLoop {
                 guard root == path || FileSystem.relative(root, to: path) != nil else { continue }
                 switch FileSystem.kind(root, follow: true) {
                 case .missing:
-                    armSentinel(client, index)
+                    armSentinels(client)
                 case let kind:
-                    for sentinel in client.sentinels { release(sentinel, for: client, kernelDropped: false) }
-                    client.sentinels.removeAll()
                     client.roots[index].waiting = false
+                    armSentinels(client)
                     client.roots[index].isFile = kind == .other
                     do {
                         let found = try armRoot(client, index, mode: .reportAll)

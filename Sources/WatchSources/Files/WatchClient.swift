@@ -27,7 +27,8 @@ final class WatchClient: @unchecked Sendable {
     /// Directories watched only to notice a deleted root coming back.
     var sentinels: Set<String> = []
     var coalescer = SaveCoalescer()
-    /// Tests only: while set, events are dropped, as if the queue overflowed.
+    /// Tests only: while set, this client reads nothing (no events, no
+    /// watch bookkeeping), as if the kernel queue had overflowed.
     var deafSince: Double? = nil
     var ended = false
 

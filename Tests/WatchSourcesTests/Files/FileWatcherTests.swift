@@ -173,3 +173,22 @@ func watching(_ path: String) -> Bool {
     }
     return false
 }
+
+@Suite struct RecreatedDirectoryTests {
+    @Test func aDirectoryDeletedAndMadeAgainIsWatchedAgain() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("cache/inner"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        for round in 1...3 {
+            Disk.removeTree(dir.at("cache"))
+            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .deleted }.count == round })
+            Disk.makeDirectories(dir.at("cache/inner"))
+            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .created }.count == round })
+            let file = dir.at("cache/inner/f\(round)")
+            Disk.write(file)
+            #expect(eventually { recorder.has(.closedWrite, file) })
+        }
+    }
+}
