@@ -45,41 +45,55 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `relativePath` (no leading `/`) matches.
     public func matches(_ relativePath: String) -> Bool {
-        let components = relativePath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-        if matchesName {
-            guard let last = components.last, case .tokens(let tokens) = segments.first else {
-                return segments.first == .globstar
-            }
-            return Glob.match(tokens[...], last[...])
-        }
-        return match(segmentIndex: 0, components.map { $0[...] }[...])
+        var path = relativePath
+        return path.withUTF8 { matches($0) }
     }
 
     public var description: String { pattern }
 
-    private func match(segmentIndex: Int, _ path: ArraySlice<Substring.UTF8View.SubSequence>) -> Bool {
-        guard segmentIndex < segments.count else { return path.isEmpty }
+    /// Matching on the path's bytes, without copying them.
+    private func matches(_ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        if matchesName {
+            var end = path.count
+            while end > 0, path[end - 1] == slash { end -= 1 }
+            var start = end
+            while start > 0, path[start - 1] != slash { start -= 1 }
+            guard start < end, case .tokens(let tokens) = segments[0] else { return segments[0] == .globstar && end > 0 }
+            return Glob.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]))
+        }
+        var components: [Range<Int>] = []
+        var start = 0
+        for index in 0...path.count where index == path.count || path[index] == slash {
+            if index > start { components.append(start..<index) }
+            start = index + 1
+        }
+        return match(segmentIndex: 0, components[...], in: path)
+    }
+
+    private func match(segmentIndex: Int, _ components: ArraySlice<Range<Int>>, in path: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard segmentIndex < segments.count else { return components.isEmpty }
         switch segments[segmentIndex] {
         case .globstar:
-            var rest = path
+            var rest = components
             while true {
-                if match(segmentIndex: segmentIndex + 1, rest) { return true }
+                if match(segmentIndex: segmentIndex + 1, rest, in: path) { return true }
                 guard !rest.isEmpty else { return false }
                 rest = rest.dropFirst()
             }
         case .tokens(let tokens):
-            guard let first = path.first, Glob.match(tokens[...], first[...]) else { return false }
-            return match(segmentIndex: segmentIndex + 1, path.dropFirst())
+            guard let first = components.first,
+                  Glob.match(tokens, UnsafeBufferPointer(rebasing: path[first])) else { return false }
+            return match(segmentIndex: segmentIndex + 1, components.dropFirst(), in: path)
         }
     }
 
     /// Wildcard match of one component, backtracking to the last `*`.
-    static func match<Name: Collection>(_ tokens: ArraySlice<Token>, _ name: Name) -> Bool where Name.Element == UInt8 {
-        let bytes = Array(name)
-        var t = tokens.startIndex, n = 0
+    static func match(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        var t = 0, n = 0
         var starAt: Int? = nil, starName = 0
-        while n < bytes.count {
-            if t < tokens.endIndex {
+        while n < name.count {
+            if t < tokens.count {
                 switch tokens[t] {
                 case .star:
                     starAt = t; starName = n; t += 1
@@ -87,10 +101,10 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
                 case .one:
                     t += 1; n += 1
                     continue
-                case .byte(let b) where b == bytes[n]:
+                case .byte(let b) where b == name[n]:
                     t += 1; n += 1
                     continue
-                case .set(let ranges, let negated) where ranges.contains { $0.contains(bytes[n]) } != negated:
+                case .set(let ranges, let negated) where ranges.contains { $0.contains(name[n]) } != negated:
                     t += 1; n += 1
                     continue
                 default:
@@ -102,8 +116,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             n = starName
             t = star + 1
         }
-        while t < tokens.endIndex, tokens[t] == .star { t += 1 }
-        return t == tokens.endIndex
+        while t < tokens.count, tokens[t] == .star { t += 1 }
+        return t == tokens.count
     }
 
     private static func tokens(_ bytes: [UInt8], pattern: String) throws -> [Token] {

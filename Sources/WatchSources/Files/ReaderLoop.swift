@@ -41,8 +41,11 @@ final class ReaderLoop {
 
     func run() {
         startLibrary()
+        var commandsPending = true
         while true {
-            for command in reader.takeCommands() { execute(command) }
+            if commandsPending {
+                for command in reader.takeCommands() { execute(command) }
+            }
             if clients.isEmpty {
                 InotifyLibrary.stop()
                 table.removeAll()
@@ -52,7 +55,7 @@ final class ReaderLoop {
                 continue
             }
             reader.publish(watchCount: table.count)
-            wait()
+            commandsPending = wait()
             drain()
             expireHeldEvents()
         }
@@ -288,7 +291,9 @@ final class ReaderLoop {
 
     // MARK: Reading
 
-    private func wait() {
+    /// Blocks until inotify has something, a command arrives (returns true)
+    /// or a held event or the duplicate filter is due.
+    private func wait() -> Bool {
         var timeout: Int32 = -1
         let deadlines = clients.compactMap(\.coalescer.nextDeadline)
         if let next = deadlines.min() {
@@ -300,6 +305,7 @@ final class ReaderLoop {
         if let descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready == 0 { scanned.removeAll() }
+        return ready < 0 || fds[0].revents != 0
     }
 
     private func drain() {
