@@ -52,6 +52,7 @@ final class ReaderLoop {
                 reader.publish(watchCount: 0)
                 if reader.finishIfIdle() { return }
                 startLibrary()
+                commandsPending = true
                 continue
             }
             reader.publish(watchCount: table.count)
