@@ -122,30 +122,44 @@ def scratch():
     return tempfile.mkdtemp(prefix="rwatch-bench-", dir="/tmp")
 
 
-def latency(name, writes=1000 // SCALE):
-    root = scratch()
-    files = [os.path.join(root, f"lat-{i}.txt") for i in range(writes)]
-    for path in files:
-        open(path, "w").close()
-    peer = Peer(name, root)
-    peer.wait_armed()
-    samples, missed = [], 0
-    for path in files:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND)
-        start = now()
-        os.write(fd, b"x\n")
-        seen = peer.wait_path(path)
-        os.close(fd)
-        if seen is None:
-            missed += 1
-        else:
-            samples.append((seen - start) * 1e6)
-    peer.stop()
-    shutil.rmtree(root)
-    samples.sort()
-    p50 = statistics.median(samples)
-    p99 = samples[min(len(samples) - 1, int(len(samples) * 0.99))]
-    return {"p50_us": p50, "p99_us": p99, "missed": missed}
+def latency(names, writes=1000 // SCALE):
+    """Write-to-event latency. All peers run at once, each on its own tree,
+    and take turns: write k goes to every peer in sequence, so background
+    load on this shared machine hits them alike."""
+    roots, peers, files = {}, {}, {}
+    for name in names:
+        roots[name] = scratch()
+        files[name] = [os.path.join(roots[name], f"lat-{i}.txt") for i in range(writes)]
+        for path in files[name]:
+            open(path, "w").close()
+        peers[name] = Peer(name, roots[name])
+    for name in names:
+        peers[name].wait_armed()
+    samples = {name: [] for name in names}
+    missed = {name: 0 for name in names}
+    for i in range(writes):
+        for name in names:
+            path = files[name][i]
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+            start = now()
+            os.write(fd, b"x\n")
+            seen = peers[name].wait_path(path)
+            os.close(fd)
+            if seen is None:
+                missed[name] += 1
+            else:
+                samples[name].append((seen - start) * 1e6)
+    results = {}
+    for name in names:
+        peers[name].stop()
+        shutil.rmtree(roots[name])
+        ordered = sorted(samples[name])
+        results[name] = {
+            "p50_us": statistics.median(ordered),
+            "p99_us": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+            "missed": missed[name],
+        }
+    return results
 
 
 QUEUE_LIMIT = "/proc/sys/fs/inotify/max_queued_events"
@@ -233,9 +247,9 @@ def main():
         sys.exit("build the probe first: swift build -c release --package-path Benchmarks/files")
     names = [n for n in PEERS if n in sys.argv[1:]] or list(PEERS)
     results = {n: {} for n in names}
-    for name in names:
-        results[name]["latency"] = latency(name)
-        print(name, "latency", results[name]["latency"], flush=True)
+    for name, measured in latency(names).items():
+        results[name]["latency"] = measured
+        print(name, "latency", measured, flush=True)
     for name in names:
         results[name]["burst"] = burst(name)
         print(name, "burst", results[name]["burst"], flush=True)

@@ -16,7 +16,7 @@ public enum Stdin {
         Signal { observer in
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else {
-                observer.sendError(FileWatchError(.inotifyUnavailable(errno: errno)))
+                observer.sendError(FileWatchError(.cannotWatch(path: "standard input", errno: errno)))
                 return ActionDisposable {}
             }
             let stop = ends[1]

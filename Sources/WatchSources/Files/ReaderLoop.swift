@@ -145,10 +145,13 @@ final class ReaderLoop {
 
     // MARK: The watch table
 
+    /// Makes `client` hold a watch on `directory`; false when the directory
+    /// vanished first (a root's failure throws instead).
+    @discardableResult
     private func acquire(_ directory: String, for client: WatchClient, isRoot: Bool = false, sentinel: Bool = false)
-        throws(FileWatchError)
+        throws(FileWatchError) -> Bool
     {
-        if sentinel ? client.sentinels.contains(directory) : client.watched.contains(directory) { return }
+        if sentinel ? client.sentinels.contains(directory) : client.watched.contains(directory) { return true }
         if let budget = client.options.watchBudget, client.watched.count >= budget {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
@@ -159,14 +162,15 @@ final class ReaderLoop {
             case .failed(let code) where code == ENOSPC:
                 throw FileWatchError(.watchLimit(path: directory, limit: InotifyLibrary.maxUserWatches))
             case .failed(let code) where code == ENOENT && !isRoot:
-                return
+                return false
             case .failed(let code):
                 if isRoot { throw FileWatchError(.cannotWatch(path: directory, errno: code)) }
-                return
+                return false
             }
         }
         table[directory]!.clients += 1
         if sentinel { client.sentinels.insert(directory) } else { client.watched.insert(directory) }
+        return true
     }
 
     private func release(_ directory: String, for client: WatchClient, kernelDropped: Bool) {
@@ -516,11 +520,19 @@ final class ReaderLoop {
         client.sentinels.removeAll()
         var reappeared: [String] = []
         for root in client.roots where root.waiting {
+            // Ancestors may be vanishing while we look (rm -rf in progress): climb until one holds.
             var ancestor = FileSystem.parent(root.path)
-            while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
+            while true {
+                while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
+                    ancestor = FileSystem.parent(ancestor)
+                }
+                do {
+                    if try acquire(ancestor, for: client, sentinel: true) || ancestor == "/" { break }
+                } catch {
+                    return fail(client, error)
+                }
                 ancestor = FileSystem.parent(ancestor)
             }
-            do { try acquire(ancestor, for: client, sentinel: true) } catch { return fail(client, error) }
             // It may have come back before the sentinel landed.
             if FileSystem.kind(root.path, follow: true) != .missing { reappeared.append(root.path) }
         }

@@ -110,17 +110,20 @@ import Testing
         defer { dir.remove() }
         Disk.makeDirectories(dir.at("one/two"))
         let first = record([dir.path])
-        let countWithOne = InotifyReader.shared.watchCount
         let second = record([dir.path])
-        #expect(InotifyReader.shared.watchCount == countWithOne || InotifyReader.shared.watchCount >= 3)
+        let third = record([dir.path], options: WatchOptions(extensions: ["txt"]))
+        // Three subscribers, two of them to the very same signal: one kernel watch per directory.
+        #expect(kernelWatches(dir.at("one/two")) == 1)
         Disk.write(dir.at("one/two/f"))
         #expect(eventually { first.0.has(.closedWrite, dir.at("one/two/f")) && second.0.has(.closedWrite, dir.at("one/two/f")) })
         first.1.dispose()
+        third.1.dispose()
         Disk.write(dir.at("one/g"))
         #expect(eventually { second.0.has(.closedWrite, dir.at("one/g")) })
+        #expect(kernelWatches(dir.at("one/two")) == 1)
         second.1.dispose()
-        // No client of this tree remains: its three watches go.
-        #expect(eventually { InotifyReader.shared.watchCount == 0 || !InotifyReader.shared.isRunning || !watching(dir.path) })
+        // The last subscriber left: the tree's watches are removed.
+        #expect(eventually { kernelWatches(dir.path) == 0 && kernelWatches(dir.at("one/two")) == 0 })
     }
 
     @Test func nonexistentPathFailsNamingIt() {
@@ -159,36 +162,19 @@ import Testing
     }
 }
 
-/// Whether some live watch is on `path` (through the reader's own count
-/// being unchanged is not enough when tests run in parallel).
-func watching(_ path: String) -> Bool {
-    guard let fdinfo = FileSystem.entries("/proc/self/fd") else { return false }
+/// How many inotify watches in this process are on `path`'s inode (read
+/// from /proc/self/fdinfo, so it counts what the kernel really holds).
+func kernelWatches(_ path: String) -> Int {
     var info = stat()
-    guard stat(path, &info) == 0 else { return false }
-    let inode = "ino:" + String(info.st_ino, radix: 16) + " "
-    for entry in fdinfo {
-        if let text = FileSystem.read("/proc/self/fdinfo/\(entry.name)"), text.contains("inotify"), text.contains(inode) {
-            return true
-        }
+    guard stat(path, &info) == 0, let fds = FileSystem.entries("/proc/self/fd") else { return 0 }
+    let inode = " ino:" + String(info.st_ino, radix: 16) + " "
+    var count = 0
+    for entry in fds {
+        guard let text = FileSystem.read("/proc/self/fdinfo/\(entry.name)"), text.contains("inotify wd:") else { continue }
+        count += text.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") && $0.contains(inode) }.count
     }
-    return false
+    return count
 }
 
-@Suite struct RecreatedDirectoryTests {
-    @Test func aDirectoryDeletedAndMadeAgainIsWatchedAgain() {
-        let dir = TempDir()
-        defer { dir.remove() }
-        Disk.makeDirectories(dir.at("cache/inner"))
-        let (recorder, subscription) = record([dir.path])
-        defer { subscription.dispose() }
-        for round in 1...3 {
-            Disk.removeTree(dir.at("cache"))
-            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .deleted }.count == round })
-            Disk.makeDirectories(dir.at("cache/inner"))
-            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .created }.count == round })
-            let file = dir.at("cache/inner/f\(round)")
-            Disk.write(file)
-            #expect(eventually { recorder.has(.closedWrite, file) })
-        }
-    }
-}
+/// Whether some inotify watch in this process is on `path`.
+func watching(_ path: String) -> Bool { kernelWatches(path) > 0 }
