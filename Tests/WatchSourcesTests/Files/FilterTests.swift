@@ -79,6 +79,30 @@ import Testing
         #expect(paths == [dir.at("a.md"), dir.at("c.swift")])
     }
 
+    @Test func aGitignoreWrittenAfterStartTakesEffect() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("sub"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.write(dir.at("sub/.gitignore"), "*.cache\n")
+        Disk.write(dir.at("sub/x.cache"))
+        Disk.write(dir.at("x.cache"))
+        #expect(settle(recorder, in: dir.path))
+        #expect(recorder.has(.closedWrite, dir.at("x.cache")))
+        #expect(!recorder.snapshot.contains { $0.path == dir.at("sub/x.cache") })
+    }
+
+    @Test func vcsIgnoreCanBeTurnedOff() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.write(dir.at(".gitignore"), "*.log\n")
+        let (recorder, subscription) = record([dir.path], options: WatchOptions(useVCSIgnore: false))
+        defer { subscription.dispose() }
+        Disk.write(dir.at("a.log"))
+        #expect(eventually { recorder.has(.closedWrite, dir.at("a.log")) })
+    }
+
     @Test func oddFileNamesArriveIntact() {
         let dir = TempDir()
         defer { dir.remove() }
