@@ -18,18 +18,20 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     //   the drain of `serial`. Observers without `serial` ("trusted": fed by
     //   library code that already delivers one event at a time) never mutate
     //   them after init, except `terminated`, which they replace by `stopped`.
-    // - `inner` is written once before `linkState` gains `innerSet` and read
-    //   only by the one caller whose `bitwiseOr` completes the pair
-    //   (RxSwift's SinkDisposer protocol).
+    // - `inner` and `upstream` are each written once before `linkState`
+    //   gains their bit, and read only by the one caller whose `bitwiseOr`
+    //   completes the pair with `disposedBit` (RxSwift's SinkDisposer).
     private var handler: ((Event<Value>) -> Void)?
     private let serial: SerialQueue<Event<Value>?>?
     private var terminated = false
     private let stopped = Atomic<Bool>(false)
     private let linkState = Atomic<UInt8>(0)
     private var inner: (any Disposable)?
+    private var upstream: (any Disposable)?
 
     private static var innerSet: UInt8 { 1 }
-    private static var disposedBit: UInt8 { 2 }
+    private static var upstreamSet: UInt8 { 2 }
+    private static var disposedBit: UInt8 { 4 }
 
     /// An observer that hands every event to `handler`.
     public convenience init(_ handler: @escaping @Sendable (Event<Value>) -> Void) {
@@ -105,9 +107,21 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// dispose from the handler), it is disposed at once.
     func attach(_ disposable: any Disposable) {
         inner = disposable
-        let previous = linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposedBit != 0 {
+        if linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
             inner = nil
+            disposable.dispose()
+        }
+    }
+
+    /// Links the subscription an operator made upstream *before* that
+    /// upstream producer runs, so that when this observer stops (terminal
+    /// event or dispose) the upstream stops too, even while a synchronous
+    /// producer is still inside its loop (`Signal.from(1...).take(3)`).
+    /// Call at most once per observer.
+    func link(_ disposable: any Disposable) {
+        upstream = disposable
+        if linkState.bitwiseOr(Self.upstreamSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
+            upstream = nil
             disposable.dispose()
         }
     }
@@ -124,10 +138,17 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
 
     private func disposeInner() {
         let previous = linkState.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
-        guard previous & Self.disposedBit == 0, previous & Self.innerSet != 0 else { return }
-        let disposable = inner
-        inner = nil
-        disposable?.dispose()
+        guard previous & Self.disposedBit == 0 else { return }
+        if previous & Self.upstreamSet != 0 {
+            let disposable = upstream
+            upstream = nil
+            disposable?.dispose()
+        }
+        if previous & Self.innerSet != 0 {
+            let disposable = inner
+            inner = nil
+            disposable?.dispose()
+        }
     }
 
     var isDisposed: Bool { linkState.load(ordering: .acquiring) & Self.disposedBit != 0 }
@@ -141,4 +162,25 @@ struct Subscription<Value>: Disposable {
 
     func dispose() { observer.dispose() }
     var isDisposed: Bool { observer.isDisposed }
+}
+
+/// The disposable a public `subscribe` returns. Unlike `Subscription` it
+/// lets go of the observer (and so of the handler and what it captured) when
+/// disposed, even while the caller keeps the handle.
+final class SubscriptionHandle<Value>: Disposable {
+    private let observer: Locked<Observer<Value>?>
+
+    init(_ observer: Observer<Value>) {
+        self.observer = Locked(observer)
+    }
+
+    func dispose() {
+        let observer = self.observer.withLock { observer in
+            defer { observer = nil }
+            return observer
+        }
+        observer?.dispose()
+    }
+
+    var isDisposed: Bool { observer.withLock { $0?.isDisposed ?? true } }
 }
