@@ -12,29 +12,29 @@ import Darwin
 /// `Synchronization.Mutex` trips false access-race reports under TSan on this
 /// toolchain; a plain pthread mutex is clean. Never call user code or a
 /// downstream observer from inside `withLock`.
-final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // Safety: `state` is only read or written between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` on `storage`'s mutex.
     private let storage: LockStorage<State>
 
-    init(_ state: State) {
+    package init(_ state: State) {
         storage = LockStorage.make(state)
     }
 
     @inline(__always)
-    func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try storage.withLock(body)
     }
 }
 
 /// A lock with no state of its own, for code that guards several fields.
-typealias Lock = Locked<Void>
+package typealias Lock = Locked<Void>
 
 extension Locked where State == Void {
-    convenience init() { self.init(()) }
+    package convenience init() { self.init(()) }
 
     @inline(__always)
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+    package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try storage.withLock { _ in try body() }
     }
 }
