@@ -14,3 +14,16 @@ extension Signal where Value: RunTrigger {
         }
     }
 }
+
+extension Signal {
+    /// Shows `message` as a desktop notification (`notify-send`, when it is
+    /// on PATH) or else as a yellow status line with a bell, for every
+    /// value, and passes the values on. Put a `throttle` before it.
+    public func notify(message: String) -> Signal<Value> {
+        let desktop = Notifier.desktopCommand(message)
+        return map { value in
+            Notifier.show(message, command: desktop)
+            return value
+        }
+    }
+}

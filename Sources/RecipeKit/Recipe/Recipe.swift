@@ -1,3 +1,5 @@
+import Glibc
+
 /// A recipe: a name, a one-line description, and the pipelines it runs.
 ///
 /// A recipe file declares one, the way `Package.swift` declares a `Package`:
@@ -31,7 +33,17 @@ public struct Recipe: Sendable {
 
     /// The arguments given after the recipe on the command line
     /// (`rwatch run tail-errors app.log` gives `["app.log"]`).
-    public static var arguments: [String] { Array(CommandLine.arguments.dropFirst()) }
+    public static var arguments: [String] {
+        let given = CommandLine.arguments.dropFirst()
+        return Array(given.first == "--" ? given.dropFirst() : given)
+    }
+
+    /// The value of environment variable `name`, nil when unset or empty:
+    /// how a recipe takes settings (`RWATCH_BUILD="make -j4"`).
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
 
     /// All pipelines merged; each value is the shell status of a finished
     /// command run, or nil for values that are not runs.

@@ -1,0 +1,2 @@
+// Save this file while `make run` is running: rwatch rebuilds the demo.
+print("Hello from the rwatch demo!")
