@@ -13,9 +13,9 @@ let recipe = Recipe("chain", "on a change: lint → build → test, stopping at 
     let test = Recipe.environment("TEST").map { ["sh", "-c", $0] } ?? ["swift", "test", "--package-path", dir]
     FileWatcher.watch([dir])
         .batched(.milliseconds(100))
-        .run(lint)
-        .then(build)
-        .then(test)
+        .run(lint, options: RunOptions(name: "lint"))
+        .then(build, options: RunOptions(name: "build"))
+        .then(test, options: RunOptions(name: "test"))
         .map(\.summary)
         .print("chain: ", color: .cyan)
 }

@@ -55,7 +55,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     private func start(_ trigger: Trigger) {
         let environment = RunEnvironment(trigger.changes)
         if options.clearScreen { Terminal.clearScreen() }
-        if options.statusLines { Terminal.starting(arguments, changes: trigger.changes) }
+        if options.statusLines { Terminal.starting(arguments, name: options.name, changes: trigger.changes) }
         var process = ProcessOptions()
         process.environment = options.environment.merging(environment.variables) { $1 }
         process.workingDirectory = options.workingDirectory
@@ -95,8 +95,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
         if stopping, let group { ProcessGroup.reap(group, within: options.stopTimeout) }
         environment.remove()
-        if options.statusLines { Terminal.finished(arguments, status, duration) }
-        let step = RunResult.Step(arguments: arguments, status: status, duration: duration)
+        if options.statusLines { Terminal.finished(options.name ?? RunResult.name(of: arguments), status, duration) }
+        let name = options.name ?? RunResult.name(of: arguments)
+        let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
         perform(machine.withLock { $0.exited() })
     }

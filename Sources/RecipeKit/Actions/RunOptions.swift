@@ -2,6 +2,9 @@ import Glibc
 
 /// How a run action starts and stops its command.
 public struct RunOptions: Sendable {
+    /// A name for the step in status lines and `RunResult.summary`
+    /// (default: the program's name).
+    public var name: String?
     /// Run `[shell, "-c", arguments joined by spaces]` instead of argv.
     public var shell: String?
     /// Sent to the process group to stop it (restart, Ctrl-C).
@@ -22,10 +25,11 @@ public struct RunOptions: Sendable {
 
     /// Options with the defaults above; every field can be set here.
     public init(
-        shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
+        name: String? = nil, shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
         outputPrefix: String? = nil, clearScreen: Bool = false, statusLines: Bool = true,
         environment: [String: String] = [:], workingDirectory: String? = nil
     ) {
+        self.name = name
         self.shell = shell
         self.stopSignal = stopSignal
         self.stopTimeout = stopTimeout

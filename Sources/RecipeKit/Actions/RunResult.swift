@@ -2,6 +2,8 @@
 public struct RunResult: Sendable {
     /// One command of a chain: what ran, how it ended, how long it took.
     public struct Step: Sendable, Hashable {
+        /// The step's name: `RunOptions.name`, else the program's name.
+        public var name: String
         public var arguments: [String]
         public var status: ExitStatus
         public var duration: Duration
@@ -24,9 +26,16 @@ public struct RunResult: Sendable {
     /// One line for the whole chain: `lint ✓ 120 ms → build ✗ 1.30 s`.
     public var summary: String {
         steps.map { step in
-            let name = step.arguments.first.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "?"
-            let words = ([name] + step.arguments.dropFirst().prefix(1)).joined(separator: " ")
-            return "\(words) \(step.status.succeeded ? "✓" : "✗") \(Terminal.format(step.duration))"
+            "\(step.name) \(step.status.succeeded ? "✓" : "✗") \(Terminal.format(step.duration))"
         }.joined(separator: " → ")
+    }
+
+    /// A short name for a command: its program's base name, or for
+    /// `sh -c "make all"` the script's first word.
+    static func name(of arguments: [String]) -> String {
+        var words = arguments
+        if words.count >= 3, words[1] == "-c" { words = words[2].split(separator: " ").map(String.init) }
+        guard let program = words.first else { return "?" }
+        return program.split(separator: "/").last.map(String.init) ?? program
     }
 }

@@ -21,7 +21,7 @@ public enum Terminal {
     }
 
     /// `rwatch: src/a.swift (+2 more) → swift build`, before a run.
-    static func starting(_ arguments: [String], changes: ChangeBatch?) {
+    static func starting(_ arguments: [String], name: String?, changes: ChangeBatch?) {
         let paths = changes?.paths ?? []
         let what: String
         if let first = paths.first {
@@ -30,12 +30,12 @@ public enum Terminal {
         } else {
             what = "starting "
         }
-        status(what + arguments.joined(separator: " "), color: .cyan)
+        let command = arguments.joined(separator: " ")
+        status(what + (name.map { "\($0): \(command)" } ?? command), color: .cyan)
     }
 
     /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run.
-    static func finished(_ arguments: [String], _ status: ExitStatus, _ duration: Duration) {
-        let command = arguments.first ?? ""
+    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration) {
         let how: String
         switch status {
         case .exited(let code): how = "exited \(code)"
