@@ -9,11 +9,11 @@ struct Watch: ParsableCommand {
         abstract: "Run a command on every change (the default subcommand).",
         discussion: """
             Examples:
-              rwatch -- make                                   run make now and on every change under .
+              rwatch -- make                          (make now and on every change)
               rwatch -w Sources -w Tests -e swift -- swift test
-              rwatch -r -s INT --stop-timeout 2s -- ./server   restart the server, Ctrl-C style
-              rwatch -d 0 -p -- ./notify.sh                    no debounce, wait for the first change
-              rwatch --on-busy signal -s HUP -- ./daemon       send SIGHUP instead of restarting
+              rwatch -r -s INT --stop-timeout 2s -- ./server
+              rwatch -d 0 -p -- ./notify.sh           (no debounce, wait for a change)
+              rwatch --on-busy signal -s HUP -- ./daemon
             """
     )
 
@@ -35,10 +35,10 @@ struct Watch: ParsableCommand {
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
     var noDefaultIgnore = false
 
-    @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Quiet period after the last change before running: 50ms, 2s, 0.", valueName: "duration"), transform: DurationParser.parse)
+    @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Quiet period after the last change before running (default 50ms; 2s, 0).", valueName: "duration"), transform: DurationParser.parse)
     var debounce: Duration = .milliseconds(50)
 
-    @Option(name: .customLong("max-wait"), help: ArgumentHelp("Run at the latest this long after the first change, however busy.", valueName: "duration"), transform: DurationParser.parse)
+    @Option(name: .customLong("max-wait"), help: ArgumentHelp("Run at the latest this long after the first change (default 1s).", valueName: "duration"), transform: DurationParser.parse)
     var maxWait: Duration = .seconds(1)
 
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
@@ -50,7 +50,7 @@ struct Watch: ParsableCommand {
     @Option(name: [.customShort("s"), .long], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM).", valueName: "signal"), transform: SignalParser.parse)
     var signal: Int32 = SIGTERM
 
-    @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL.", valueName: "duration"), transform: DurationParser.parse)
+    @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)
     var stopTimeout: Duration = .seconds(5)
 
     @Flag(name: [.customShort("p"), .long], help: "Postpone: wait for the first change instead of running at once.")
