@@ -56,6 +56,8 @@ install: deps
 	        if [ -e $$bin/Modules/$$m.$$ext ]; then cp -R $$bin/Modules/$$m.$$ext $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/; fi; \
 	    done; \
 	done; \
+	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools; \
+	install -m 644 Sources/CInotifyTools/module.modulemap Sources/CInotifyTools/shim.h $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools/; \
 	install -m 644 recipes/*.swift $(DESTDIR)$(PREFIX)/share/rwatch/recipes/; \
 	install -m 644 man/rwatch.1 $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1; \
 	echo "installed rwatch in $(DESTDIR)$(PREFIX)"

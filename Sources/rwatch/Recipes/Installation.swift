@@ -11,6 +11,10 @@ struct Installation {
     var library: String
     /// The bundled recipes' directories, in lookup order.
     var recipeDirectories: [String]
+    /// Module maps of the C modules RecipeKit's modules depend on
+    /// (CInotifyTools): a Swift client of a module built without library
+    /// evolution loads even its internal imports.
+    var moduleMaps: [String] = []
 
     /// Finds the installation of the running rwatch.
     static func current() throws -> Installation {
@@ -21,10 +25,16 @@ struct Installation {
             recipes += path.split(separator: ":").map(String.init)
         }
         recipes.append(prefix + "/share/rwatch/recipes")
-        if let tree = sourceTree(above: bin) { recipes.append(tree + "/recipes") }
-        for (modules, library) in [(bin + "/Modules", bin), (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch")] {
+        let tree = sourceTree(above: bin)
+        if let tree { recipes.append(tree + "/recipes") }
+        let candidates = [
+            (bin + "/Modules", bin, tree.map { $0 + "/Sources" } ?? bin),
+            (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch", prefix + "/lib/rwatch/Modules"),
+        ]
+        for (modules, library, cModules) in candidates {
             if FileSystem.exists(modules + "/RecipeKit.swiftmodule"), FileSystem.exists(library + "/libRecipeKit.so") {
-                return Installation(modules: modules, library: library, recipeDirectories: recipes)
+                let maps = [cModules + "/CInotifyTools/module.modulemap"].filter(FileSystem.exists)
+                return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps)
             }
         }
         throw RWatchError("cannot find RecipeKit next to \(bin) (looked in \(bin)/Modules and \(prefix)/lib/rwatch); reinstall with make install")

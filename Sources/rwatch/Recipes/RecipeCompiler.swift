@@ -60,6 +60,7 @@ struct RecipeCompiler {
             swiftc, "-module-name", "RecipeBinary", "-swift-version", "6", "-Onone",
             "-I", installation.modules, "-L", installation.library, "-lRecipeKit",
             "-Xlinker", "-rpath", "-Xlinker", installation.library,
+        ] + installation.moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [
             file, scratch + "/main.swift", "-o", scratch + "/recipe",
         ]
         let status = Spawn.status(arguments)

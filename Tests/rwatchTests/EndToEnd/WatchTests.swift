@@ -12,7 +12,7 @@ import Testing
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
-        let rwatch = RWatch(["-w", "watched", "-d", "1s", "--max-wait", "30s", "--", "sh", "-c", "printf '[%s]\\n' \"$RWATCH_PATHS\" | tr '\\n' ' ' >> ../runs; echo >> ../runs", ],
+        let rwatch = RWatch(["-w", "watched", "-d", "1s", "--max-wait", "30s", "--", "sh", "-c", "printf '[%s]\\n' \"$RWATCH_PATHS\" | tr '\\n' ' ' >> runs; echo >> runs", ],
                             in: scratch.path, scratch: scratch)
         defer { rwatch.interrupt() }
         // The run at start proves the watch is in place.
