@@ -25,9 +25,9 @@ build: deps
 	$(SWIFT) build
 
 # Rebuilds the bundled demo package on every save of recipes/demo/Sources:
-# edit recipes/demo/Sources/Demo/main.swift in another terminal and watch.
+# edit recipes/demo/Sources/Greeting/Greeting.swift in another terminal.
 run: build
-	@echo "rwatch: edit recipes/demo/Sources/Demo/main.swift and save; Ctrl-C to stop"
+	@echo "rwatch: edit recipes/demo/Sources/Greeting/Greeting.swift and save; Ctrl-C to stop"
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
 test: deps

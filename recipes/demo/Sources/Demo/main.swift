@@ -1,2 +1,3 @@
-// Save this file while `make run` is running: rwatch rebuilds the demo.
-print("Hello from the rwatch demo!")
+import Greeting
+
+print(greeting(for: "rwatch"))
