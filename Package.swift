@@ -17,7 +17,14 @@ let package = Package(
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
-        .target(name: "Signals", swiftSettings: strict),
+        // Release builds serialize Signals' bodies for cross-module
+        // specialization: without it every event through a generic operator
+        // pays runtime generic-metadata look-ups in the caller's module
+        // (5-7x slower; see BENCHMARKS.md). Allowed for root and path packages.
+        .target(
+            name: "Signals",
+            swiftSettings: strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+        ),
         // libinotifytools ships no pkg-config file: link it by name.
         .systemLibrary(
             name: "CInotifyTools",
@@ -33,6 +40,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Test helper only (not a product): a process running the supervisor,
+        // for WatchSourcesTests to send SIGTERM to.
+        .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit"], swiftSettings: strict),

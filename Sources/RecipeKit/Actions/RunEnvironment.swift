@@ -39,47 +39,54 @@ struct RunEnvironment: Sendable {
 
     /// Deletes the events file.
     func remove() {
-        if let eventsFile { unlink(eventsFile) }
+        guard let eventsFile else { return }
+        unlink(eventsFile)
+        Self.directory.withLock { $0.live -= 1 }
     }
 
     // MARK: The private directory
 
-    private static let directory = Locked<String?>(nil)
-    private static let counter = Locked(0)
-
-    /// Deletes the private directory (at the end of `RecipeRunner.run`).
-    static func removeDirectory() {
-        guard let path = directory.withLock({ $0 }) else { return }
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
-        rmdir(path)
+    private struct Directory {
+        var path: String?
+        /// Events files written and not yet removed.
+        var live = 0
+        var counter = 0
     }
 
-    private static func privateDirectory() -> String? {
-        directory.withLock { current in
-            if let current { return current }
-            let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-            guard let made = mkdtemp(&template) else { return nil }
-            current = String(cString: made)
-            return current
+    private static let directory = Locked(Directory())
+
+    /// Deletes the private directory (at the end of `RecipeRunner.run`)
+    /// unless a run still uses a file in it.
+    static func removeDirectory() {
+        directory.withLock { state in
+            guard let path = state.path, state.live == 0 else { return }
+            rmdir(path)
+            state.path = nil
+        }
+    }
+
+    /// Creates the next events file in the private directory (made on
+    /// first use, 0700) and returns its descriptor and path.
+    private static func createEventsFile() -> (Int32, String)? {
+        directory.withLock { state in
+            if state.path == nil {
+                let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+                var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
+                guard let made = mkdtemp(&template) else { return nil }
+                state.path = String(cString: made)
+            }
+            guard let dir = state.path else { return nil }
+            state.counter += 1
+            let path = "\(dir)/events-\(state.counter).jsonl"
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return nil }
+            state.live += 1
+            return (fd, path)
         }
     }
 
     private static func writeEvents(_ events: [FileEvent]) -> String? {
-        guard let dir = privateDirectory() else { return nil }
-        let number = counter.withLock { value -> Int in
-            value += 1
-            return value
-        }
-        let path = "\(dir)/events-\(number).jsonl"
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+        guard let (fd, path) = createEventsFile() else { return nil }
         defer { close(fd) }
         var text = ""
         for event in events { text += JSONLine.encode(event) + "\n" }
@@ -89,6 +96,8 @@ struct RunEnvironment: Sendable {
             let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
                 if errno == EINTR { continue }
+                unlink(path)
+                directory.withLock { $0.live -= 1 }
                 return nil
             }
             offset += written

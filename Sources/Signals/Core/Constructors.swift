@@ -31,12 +31,14 @@ extension Signal {
         })
     }
 
-    /// Sends every element of `sequence`, then completes. Disposing (or an
-    /// observer that stops) ends the iteration early.
-    public static func from<S: Sequence & Sendable>(_ sequence: S) -> Signal<Value> where S.Element == Value {
-        Signal.serial({ observer in
-            for value in sequence {
-                if observer.isStopped { break }
+    /// Sends every element of `sequence`, then completes. Each subscription
+    /// iterates anew; disposing (or a downstream that stops) ends the
+    /// iteration early, so an endless sequence is fine with `take`.
+    public static func from<S: Sequence>(_ sequence: S) -> Signal<Value> where S.Element == Value {
+        let iterate = UncheckedIteration(sequence)
+        return Signal.serial({ observer in
+            let iterator = iterate.makeIterator()
+            while !observer.isStopped, let value = iterator.next() {
                 observer.sendNext(value)
             }
             observer.sendCompleted()
@@ -48,7 +50,18 @@ extension Signal {
     /// returns, so that the work (and its side effects) starts only then.
     public static func deferred(_ factory: @escaping @Sendable () -> Signal<Value>) -> Signal<Value> {
         Signal.serial({ observer in
-            factory().start({ observer.send($0) })
+            factory().start(for: observer) { observer.send($0) }
         })
+    }
+}
+
+/// Carries any sequence into a producer closure, type-erased.
+private struct UncheckedIteration<Value>: @unchecked Sendable {
+    // Safety: the producer only calls `makeIterator()` on its own copy of a
+    // value; like RxSwift's `from`, a sequence that shares mutable state
+    // between its copies is the caller's to synchronize.
+    let makeIterator: () -> AnyIterator<Value>
+    init<S: Sequence>(_ sequence: S) where S.Element == Value {
+        makeIterator = { AnyIterator(sequence.makeIterator()) }
     }
 }

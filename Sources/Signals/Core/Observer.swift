@@ -18,18 +18,26 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     //   the drain of `serial`. Observers without `serial` ("trusted": fed by
     //   library code that already delivers one event at a time) never mutate
     //   them after init, except `terminated`, which they replace by `stopped`.
-    // - `inner` is written once before `linkState` gains `innerSet` and read
-    //   only by the one caller whose `bitwiseOr` completes the pair
-    //   (RxSwift's SinkDisposer protocol).
-    private var handler: ((Event<Value>) -> Void)?
+    // - `inner` and `upstream` are each written once before `linkState`
+    //   gains their bit, and read only by the one caller whose `bitwiseOr`
+    //   completes the pair with `disposedBit` (RxSwift's SinkDisposer).
+    // - The `@exclusivity(unchecked)` fields follow these rules, so the
+    //   runtime's dynamic exclusivity checks (a third of the cost of a send)
+    //   would only repeat them.
+    @exclusivity(unchecked) private var handler: ((Event<Value>) -> Void)?
+    // The handler of a trusted observer, which never changes: read from a
+    // `let`, a call needs no retain of the closure context.
+    private let trustedHandler: ((Event<Value>) -> Void)?
     private let serial: SerialQueue<Event<Value>?>?
-    private var terminated = false
+    @exclusivity(unchecked) private var terminated = false
     private let stopped = Atomic<Bool>(false)
     private let linkState = Atomic<UInt8>(0)
-    private var inner: (any Disposable)?
+    @exclusivity(unchecked) private var inner: (any Disposable)?
+    @exclusivity(unchecked) private var upstream: (any Disposable)?
 
     private static var innerSet: UInt8 { 1 }
-    private static var disposedBit: UInt8 { 2 }
+    private static var upstreamSet: UInt8 { 2 }
+    private static var disposedBit: UInt8 { 4 }
 
     /// An observer that hands every event to `handler`.
     public convenience init(_ handler: @escaping @Sendable (Event<Value>) -> Void) {
@@ -55,7 +63,8 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     ///   that already delivers one event at a time (an upstream observer, a
     ///   subject's drain); then sends skip the queue.
     init(handler: @escaping (Event<Value>) -> Void, serialized: Bool) {
-        self.handler = handler
+        self.handler = serialized ? handler : nil
+        self.trustedHandler = serialized ? nil : handler
         self.serial = serialized ? SerialQueue() : nil
     }
 
@@ -76,7 +85,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     @inline(__always)
     private func deliverTrusted(_ event: Event<Value>) {
         if event.isTerminal, stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
-        handler?(event)
+        trustedHandler?(event)
         if event.isTerminal { disposeInner() }
     }
 
@@ -105,9 +114,21 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// dispose from the handler), it is disposed at once.
     func attach(_ disposable: any Disposable) {
         inner = disposable
-        let previous = linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue
-        if previous & Self.disposedBit != 0 {
+        if linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
             inner = nil
+            disposable.dispose()
+        }
+    }
+
+    /// Links the subscription an operator made upstream *before* that
+    /// upstream producer runs, so that when this observer stops (terminal
+    /// event or dispose) the upstream stops too, even while a synchronous
+    /// producer is still inside its loop (`Signal.from(1...).take(3)`).
+    /// Call at most once per observer.
+    func link(_ disposable: any Disposable) {
+        upstream = disposable
+        if linkState.bitwiseOr(Self.upstreamSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
+            upstream = nil
             disposable.dispose()
         }
     }
@@ -124,10 +145,17 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
 
     private func disposeInner() {
         let previous = linkState.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
-        guard previous & Self.disposedBit == 0, previous & Self.innerSet != 0 else { return }
-        let disposable = inner
-        inner = nil
-        disposable?.dispose()
+        guard previous & Self.disposedBit == 0 else { return }
+        if previous & Self.upstreamSet != 0 {
+            let disposable = upstream
+            upstream = nil
+            disposable?.dispose()
+        }
+        if previous & Self.innerSet != 0 {
+            let disposable = inner
+            inner = nil
+            disposable?.dispose()
+        }
     }
 
     var isDisposed: Bool { linkState.load(ordering: .acquiring) & Self.disposedBit != 0 }
@@ -141,4 +169,25 @@ struct Subscription<Value>: Disposable {
 
     func dispose() { observer.dispose() }
     var isDisposed: Bool { observer.isDisposed }
+}
+
+/// The disposable a public `subscribe` returns. Unlike `Subscription` it
+/// lets go of the observer (and so of the handler and what it captured) when
+/// disposed, even while the caller keeps the handle.
+final class SubscriptionHandle<Value>: Disposable {
+    private let observer: Locked<Observer<Value>?>
+
+    init(_ observer: Observer<Value>) {
+        self.observer = Locked(observer)
+    }
+
+    func dispose() {
+        let observer = self.observer.withLock { observer in
+            defer { observer = nil }
+            return observer
+        }
+        observer?.dispose()
+    }
+
+    var isDisposed: Bool { observer.withLock { $0?.isDisposed ?? true } }
 }

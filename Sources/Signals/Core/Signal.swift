@@ -31,10 +31,11 @@ public struct Signal<Value>: Sendable {
         self.serializes = serializes
     }
 
-    /// For library operators whose producer sends one event at a time (it
-    /// forwards from a single upstream observer or a subject's drain), so
-    /// their observers skip the serializing queue.
-    static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
+    /// For producers in this package that send one event at a time (an
+    /// operator forwarding from a single upstream observer or a subject's
+    /// drain, a source that sends from one thread), so their observers skip
+    /// the serializing queue. Several concurrent senders must use `init`.
+    package static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
         Signal(producer: producer, serializes: false)
     }
 
@@ -42,7 +43,7 @@ public struct Signal<Value>: Sendable {
     /// dropping it does not cancel it, `dispose()` does.
     @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
-        start(handler)
+        SubscriptionHandle(start(handler).observer)
     }
 
     /// Subscribes with a closure per kind of event, each optional.
@@ -52,28 +53,48 @@ public struct Signal<Value>: Sendable {
         onError: (@Sendable (any Error) -> Void)? = nil,
         onCompleted: (@Sendable () -> Void)? = nil
     ) -> any Disposable {
-        start({ event in
+        subscribe { event in
             switch event {
             case .next(let value): onNext?(value)
             case .error(let error): onError?(error)
             case .completed: onCompleted?()
             }
-        })
+        }
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
     /// channel terminal).
     @discardableResult
     public func subscribe<O: ObserverProtocol & Sendable>(_ observer: O) -> any Disposable where O.Value == Value {
-        start({ observer.send($0) })
+        subscribe { observer.send($0) }
     }
 
     /// The one place a subscription starts. `handler` need not be `Sendable`
     /// for library code that keeps to one thread.
     @inline(__always)
     func start(_ handler: @escaping (Event<Value>) -> Void) -> Subscription<Value> {
+        start(handler, beforeRunning: { _ in })
+    }
+
+    /// Subscribes on behalf of `downstream`, an operator's observer: when it
+    /// stops, this upstream subscription stops at once, even in the middle
+    /// of a synchronous producer. The way single-input operators subscribe.
+    @inline(__always)
+    func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> Subscription<Value> {
+        start(handler, beforeRunning: { downstream.link($0) })
+    }
+
+    /// Subscribes, handing the subscription to `beforeRunning` before the
+    /// producer runs (to put it in a composite an operator already linked).
+    @inline(__always)
+    func start(
+        _ handler: @escaping (Event<Value>) -> Void,
+        beforeRunning register: (Subscription<Value>) -> Void
+    ) -> Subscription<Value> {
         let observer = Observer(handler: handler, serialized: serializes)
+        let subscription = Subscription(observer: observer)
+        register(subscription)
         observer.attach(producer(observer))
-        return Subscription(observer: observer)
+        return subscription
     }
 }

@@ -35,7 +35,7 @@ extension Locked where State == Void {
 
     @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        try storage.withLock { _ in try body() }
+        try storage.withMutex(body)
     }
 }
 
@@ -56,6 +56,19 @@ private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
             pthread_mutex_lock(mutex)
             defer { pthread_mutex_unlock(mutex) }
             return try body(&state.pointee)
+        }
+    }
+
+    /// Holds the mutex without touching the state. For `Lock` (State ==
+    /// Void) this matters: a zero-sized header sits at the mutex's address,
+    /// and TSan reports the inout access `&state.pointee` as a Swift access
+    /// race against other threads' use of the mutex.
+    @inline(__always)
+    func withMutex<R>(_ body: () throws -> R) rethrows -> R {
+        try withUnsafeMutablePointerToElements { mutex in
+            pthread_mutex_lock(mutex)
+            defer { pthread_mutex_unlock(mutex) }
+            return try body()
         }
     }
 

@@ -42,7 +42,7 @@ public final class MulticastConnection<Value>: Sendable {
             return nil
         }
         if let existing { return existing }
-        upstream.disposable = source.start({ [subject] in subject.send($0) })
+        _ = source.start({ [subject] in subject.send($0) }, beforeRunning: { upstream.disposable = $0 })
         return handle
     }
 
@@ -51,7 +51,7 @@ public final class MulticastConnection<Value>: Sendable {
     /// anew (RxSwift's `refCount`).
     public func autoconnect() -> Signal<Value> {
         Signal.serial({ observer in
-            let subscription = self.signal.start({ observer.send($0) })
+            let subscription = self.signal.start(for: observer) { observer.send($0) }
             let first = self.state.withLock { state in
                 state.subscribers += 1
                 return state.subscribers == 1

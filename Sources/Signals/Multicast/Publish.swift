@@ -32,7 +32,7 @@ extension Signal {
     public func replayLazily() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: .max))
         return Signal.serial({ observer in
-            let subscription = connection.signal.start({ observer.send($0) })
+            let subscription = connection.signal.start(for: observer) { observer.send($0) }
             connection.connect()
             return subscription
         })

@@ -42,12 +42,12 @@ private final class SharedSubscription<Value>: Sendable {
             state.subscribers = 1
             return (generation, true)
         }
-        let subscription = generation.subject.asSignal().start({ observer.send($0) })
+        let subscription = generation.subject.asSignal().start(for: observer) { observer.send($0) }
         if isNew {
-            generation.upstream.disposable = source.start({ [weak self] event in
+            _ = source.start({ [weak self] event in
                 if event.isTerminal { self?.end(generation) }
                 generation.subject.send(event)
-            })
+            }, beforeRunning: { generation.upstream.disposable = $0 })
         }
         return ActionDisposable { [weak self] in
             subscription.dispose()

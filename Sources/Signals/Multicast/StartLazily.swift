@@ -11,7 +11,7 @@ extension Signal {
             return NopDisposable()
         }.multicast(ReplaySubject(capacity: .max))
         return Signal.serial({ observer in
-            let subscription = connection.signal.start({ observer.send($0) })
+            let subscription = connection.signal.start(for: observer) { observer.send($0) }
             connection.connect()
             return subscription
         }).subscribe(on: scheduler)

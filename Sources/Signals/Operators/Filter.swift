@@ -7,10 +7,10 @@ extension Signal {
     /// Errors and completion pass through; disposing disposes the source.
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         Signal.serial({ observer in
-            self.start({ event in
+            self.start(for: observer) { event in
                 if case .next(let value) = event, !isIncluded(value) { return }
                 observer.send(event)
-            })
+            }
         })
     }
 }

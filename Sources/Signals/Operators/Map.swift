@@ -7,13 +7,13 @@ extension Signal {
     /// Errors and completion pass through; disposing disposes the source.
     public func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> Signal<T> {
         Signal<T>.serial({ observer in
-            self.start({ event in
+            self.start(for: observer) { event in
                 switch event {
                 case .next(let value): observer.sendNext(transform(value))
                 case .error(let error): observer.sendError(error)
                 case .completed: observer.sendCompleted()
                 }
-            })
+            }
         })
     }
 }

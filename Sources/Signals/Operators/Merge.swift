@@ -15,10 +15,11 @@ extension Signal {
                 return NopDisposable()
             }
             let subscriptions = CompositeDisposable()
+            observer.link(subscriptions)
             let remaining = Locked(signals.count)
             for signal in signals {
                 if observer.isStopped { break }
-                subscriptions.add(signal.start({ event in
+                _ = signal.start({ event in
                     if case .completed = event {
                         let last = remaining.withLock { count in
                             count -= 1
@@ -28,7 +29,7 @@ extension Signal {
                     } else {
                         observer.send(event)
                     }
-                }))
+                }, beforeRunning: { subscriptions.add($0) })
             }
             return subscriptions
         }

@@ -7,7 +7,7 @@ extension Signal {
         Signal.serial({ observer in
             let subscription = SerialDisposable()
             let scheduled = scheduler.schedule {
-                subscription.disposable = self.start({ observer.send($0) })
+                _ = self.start({ observer.send($0) }, beforeRunning: { subscription.disposable = $0 })
             }
             return CompositeDisposable([scheduled, subscription])
         })

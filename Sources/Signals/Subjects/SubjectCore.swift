@@ -6,7 +6,8 @@
 /// observers see one order.
 final class SubjectCore<Value>: @unchecked Sendable {
     // Safety: every field except `serial` is touched only inside `serial`'s
-    // drain (see `SerialQueue`), which runs one item at a time.
+    // drain (see `SerialQueue`), which runs one item at a time; so dynamic
+    // exclusivity checks (`@exclusivity(unchecked)`) would only repeat that.
     private enum Operation {
         case event(Event<Value>)
         case add(Observer<Value>)
@@ -14,9 +15,9 @@ final class SubjectCore<Value>: @unchecked Sendable {
     }
 
     private let serial = SerialQueue<Operation>()
-    private var observers: [Observer<Value>] = []
-    private var buffer: RingBuffer<Value>
-    private var terminal: Event<Value>?
+    @exclusivity(unchecked) private var observers: [Observer<Value>] = []
+    @exclusivity(unchecked) private var buffer: RingBuffer<Value>
+    @exclusivity(unchecked) private var terminal: Event<Value>?
     private let onNext: (@Sendable (Value) -> Void)?
 
     /// - Parameters:

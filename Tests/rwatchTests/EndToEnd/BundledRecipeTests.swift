@@ -2,12 +2,12 @@ import Glibc
 import Testing
 
 /// Each bundled recipe, run through the real binary against a fixture.
-@Suite(.disabled("needs FileWatcher, Tail, ProcessSource (issues 4 and 5) and throttle (issue 3)")) struct BundledRecipeTests {
+@Suite struct BundledRecipeTests {
     private func count(_ text: String, _ word: String) -> Int {
         text.split(separator: "\n").filter { $0.contains(word) }.count
     }
 
-    @Test func rebuildOnSaveBuildsAndTestsOnlyAfterAPassingBuild() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func rebuildOnSaveBuildsAndTestsOnlyAfterAPassingBuild() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("pkg"), 0o700)
@@ -30,7 +30,7 @@ import Testing
         #expect(scratch.read("log") == "build\ntest\nbuild\nbuild\ntest\n")
     }
 
-    @Test func chainStopsAtTheFirstFailureAndPrintsASummary() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func chainStopsAtTheFirstFailureAndPrintsASummary() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("src"), 0o700)
@@ -57,7 +57,7 @@ import Testing
         #expect(scratch.read("steps").dropFirst(before.count).hasSuffix("lint\nbuild\n"))
     }
 
-    @Test func devServerRestartsTheServerGroupWithPrefixedOutput() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func devServerRestartsTheServerGroupWithPrefixedOutput() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("Sources"), 0o700)

@@ -61,8 +61,7 @@ import Testing
     @Test func checkCompilesEveryBundledRecipe() {
         let scratch = Scratch()
         defer { scratch.remove() }
-        // tail-errors joins this list when throttle (issue 3) lands on main.
-        for name in ["rebuild-on-save", "chain", "dev-server"] {
+        for name in ["rebuild-on-save", "chain", "dev-server", "tail-errors"] {
             let result = RWatch.run(["check", name], in: scratch.path, scratch: scratch)
             #expect(result.status == 0, "\(name): \(result.stderr)")
         }

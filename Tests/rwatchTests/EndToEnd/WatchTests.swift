@@ -3,12 +3,12 @@ import Testing
 
 /// The ad-hoc mode against real files and processes. Logs live outside the
 /// watched directory so that the commands do not trigger themselves.
-@Suite(.disabled("needs FileWatcher and ProcessSupervisor (issues 4 and 5)")) struct WatchTests {
+@Suite struct WatchTests {
     private func lines(_ text: String) -> [String] {
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    @Test func aBurstOfSavesGivesOneRun() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func aBurstOfSavesGivesOneRun() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -26,7 +26,7 @@ import Testing
         #expect(runs.count == 3 && (0..<5).allSatisfy { runs[1].contains("file\($0)") })
     }
 
-    @Test func postponeWaitsForTheFirstChange() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func postponeWaitsForTheFirstChange() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -43,7 +43,7 @@ import Testing
         #expect(scratch.read("runs").hasPrefix("[" + scratch.file("watched/a")))
     }
 
-    @Test func restartStopsTheOldGroupWithItsGrandchildrenBeforeTheNewRun() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func restartStopsTheOldGroupWithItsGrandchildrenBeforeTheNewRun() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -70,10 +70,10 @@ import Testing
         let child = pid_t(scratch.read("child").split(separator: "\n").first ?? "") ?? 0
         let grandchild = pid_t(scratch.read("grandchild").split(separator: "\n").first ?? "") ?? 0
         #expect(rwatch.interrupt() == 130)
-        #expect(eventually { !isAlive(child) && !isAlive(grandchild) })
+        #expect(eventually { !isAlive(child) && !isAlive(grandchild) }, "child \(child) alive: \(isAlive(child)), grandchild \(grandchild) alive: \(isAlive(grandchild)); \(rwatch.stderr)")
     }
 
-    @Test func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
+    @Test(.disabled("needs FileWatcher (issue 4)")) func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)

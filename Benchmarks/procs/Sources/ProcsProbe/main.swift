@@ -1,0 +1,95 @@
+// The rwatch side of Benchmarks/procs/run.sh. Modes:
+//
+//   ProcsProbe count-seq N            seq N through ProcessSource; prints the line count
+//   ProcsProbe tail-count FILE END   Tail.follow(FILE, from: .start); counts lines until a
+//                                     line equal to END arrives; prints the count
+//   ProcsProbe tail-grep FILE REGEX END
+//                                     Tail.follow(FILE, from: .start); counts lines that
+//                                     match REGEX (POSIX ERE, regexec) until a line equal
+//                                     to END arrives; prints the count
+//
+// Each mode exits as soon as it has its answer.
+import Dispatch
+import Signals
+import WatchSources
+#if canImport(Glibc)
+import Glibc
+#endif
+
+func say(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = write(1, &bytes, bytes.count)
+}
+
+func fail(_ message: String) -> Never {
+    var bytes = Array(("ProcsProbe: " + message + "\n").utf8)
+    _ = write(2, &bytes, bytes.count)
+    exit(2)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else { fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END") }
+
+switch arguments[1] {
+case "count-seq" where arguments.count == 3:
+    let done = DispatchSemaphore(value: 0)
+    // Touched only by the delivering reader thread, one event at a time.
+    nonisolated(unsafe) var lines = 0
+    ProcessSource.run(["seq", arguments[2]]).subscribe(onNext: { event in
+        if case .stdout = event { lines += 1 }
+    }, onError: { error in
+        fail("\(error)")
+    }, onCompleted: {
+        done.signal()
+    })
+    done.wait()
+    say("\(lines)")
+
+case "tail-count" where arguments.count == 4:
+    let end = arguments[3]
+    let done = DispatchSemaphore(value: 0)
+    // Touched only by the follower thread, one line at a time.
+    nonisolated(unsafe) var lines = 0
+    let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
+        if line == end { done.signal() } else { lines += 1 }
+    }, onError: { error in
+        fail("\(error)")
+    })
+    done.wait()
+    subscription.dispose()
+    say("\(lines)")
+
+case "tail-grep" where arguments.count == 5:
+    var regex = regex_t()
+    guard regcomp(&regex, arguments[3], REG_EXTENDED | REG_NOSUB) == 0 else { fail("bad regex \(arguments[3])") }
+    let end = arguments[4]
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var matches = 0
+    nonisolated(unsafe) var pattern = regex
+    let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
+        if line == end {
+            done.signal()
+            return
+        }
+        var text = line
+        let matched = text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) { chars in
+                // regexec wants a C string: lines hold no NUL, copy once.
+                withUnsafeTemporaryAllocation(of: CChar.self, capacity: chars.count + 1) { buffer in
+                    _ = buffer.initialize(fromContentsOf: chars)
+                    buffer[chars.count] = 0
+                    return regexec(&pattern, buffer.baseAddress!, 0, nil, 0) == 0
+                }
+            }
+        }
+        if matched { matches += 1 }
+    }, onError: { error in
+        fail("\(error)")
+    })
+    done.wait()
+    subscription.dispose()
+    say("\(matches)")
+
+default:
+    fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END")
+}

@@ -1,0 +1,55 @@
+// A test helper, not a product: runs rwatch's process supervisor with two
+// child groups so that WatchSourcesTests can send it SIGTERM and check that
+// nothing it started outlives it.
+//
+// First prints "sigign MASK": the ignored-signal mask of a child, which must
+// be empty although the supervisor ignores SIGINT, SIGTERM and SIGHUP itself.
+// Then prints "group PGID" for each child group once it has started, then
+// "ready", then waits for a signal. One group (a shell with a background and
+// a foreground `sleep`) dies of SIGTERM; the other ignores SIGTERM, so only
+// the SIGKILL after its grace period ends it.
+import Dispatch
+import Signals
+import WatchSources
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes one line to standard output at once (no stdio buffering).
+func say(_ line: String) {
+    var bytes = Array((line + "\n").utf8)
+    _ = write(1, &bytes, bytes.count)
+}
+
+ProcessSupervisor.installSignalHandlers()
+
+let inspected = DispatchSemaphore(value: 0)
+ProcessSource.run(["/bin/sh", "-c", "grep SigIgn /proc/$$/status"]).subscribe(onNext: { event in
+    if case .stdout(let line) = event {
+        say("sigign " + line.split(separator: "\t").last.map(String.init)!)
+    }
+}, onCompleted: {
+    inspected.signal()
+})
+inspected.wait()
+
+let commands: [([String], ProcessOptions)] = [
+    (["/bin/sh", "-c", "sleep 100 & sleep 100"], ProcessOptions()),
+    (["/bin/sh", "-c", "trap '' TERM; sleep 100 & sleep 100"], ProcessOptions(gracePeriod: .milliseconds(300))),
+]
+let started = DispatchGroup()
+for (arguments, options) in commands {
+    started.enter()
+    ProcessSource.run(arguments, options: options).subscribe(onNext: { event in
+        if case .started(let pid) = event {
+            say("group \(pid)")
+            started.leave()
+        }
+    }, onError: { error in
+        say("error \(error)")
+        exit(3)
+    })
+}
+started.wait()
+say("ready")
+dispatchMain()

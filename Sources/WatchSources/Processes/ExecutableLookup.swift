@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Finds the file a command name runs, the way `execvp` would, so that a
+/// missing or non-executable command gives an exact message before spawning.
+enum ExecutableLookup {
+    /// The path to spawn for `command`.
+    ///
+    /// A name with a `/` is checked as is (relative to `workingDirectory`,
+    /// where the child will run); a bare name is searched on `searchPath`
+    /// (the child's `PATH`; `/usr/local/bin:/usr/bin:/bin` when unset).
+    static func resolve(_ command: String, searchPath: String?, workingDirectory: String?) throws(ProcessError) -> String {
+        guard !command.isEmpty else { throw ProcessError(command: command, reason: .notFound) }
+        if command.contains("/") {
+            var candidate = command
+            if !command.hasPrefix("/"), let workingDirectory {
+                candidate = workingDirectory + "/" + command
+            }
+            switch check(candidate) {
+            case .ok: return command
+            case .missing: throw ProcessError(command: command, reason: .notFound)
+            case .refused(let detail): throw ProcessError(command: command, reason: .notExecutable, detail: detail)
+            }
+        }
+        var refusal: String?
+        let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
+        for directory in directories {
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
+            switch check(candidate) {
+            case .ok: return candidate
+            case .missing: continue
+            case .refused(let detail): refusal = refusal ?? detail
+            }
+        }
+        if let refusal { throw ProcessError(command: command, reason: .notExecutable, detail: refusal) }
+        throw ProcessError(command: command, reason: .notFound)
+    }
+
+    private enum Verdict {
+        case ok
+        case missing
+        case refused(String)
+    }
+
+    private static func check(_ path: String) -> Verdict {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .missing : .refused(errorText(code))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { return .refused("is a directory") }
+        guard access(path, X_OK) == 0 else { return .refused(errorText(errno)) }
+        return .ok
+    }
+
+    /// `strerror` as a Swift string.
+    static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// glibc functions that Swift's Glibc module hides (declared only under
+/// `_GNU_SOURCE`), looked up once at run time with `dlsym`.
+enum GNUFunctions {
+    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+    /// `pipe2(2)`, glibc 2.9+.
+    static let pipe2: Pipe2? = lookup("pipe2")
+    /// `posix_spawn_file_actions_addchdir_np`, glibc 2.29+.
+    static let addChdir: AddChdir? = lookup("posix_spawn_file_actions_addchdir_np")
+    /// `posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+.
+    static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+
+    private static func lookup<F>(_ name: String) -> F? {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(symbol, to: F.self)
+    }
+
+    /// A pipe whose both ends are close-on-exec, so no other child inherits
+    /// them. Returns `(read, write)`.
+    static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        let result: Int32
+        if let pipe2 {
+            result = fds.withUnsafeMutableBufferPointer { pipe2($0.baseAddress!, O_CLOEXEC) }
+        } else {
+            result = Glibc.pipe(&fds)
+            if result == 0 {
+                _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+                _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+            }
+        }
+        guard result == 0 else { throw PipeFailure(errno: errno) }
+        return (fds[0], fds[1])
+    }
+
+    /// `pipe2` failed with this errno (out of file descriptors, usually).
+    struct PipeFailure: Error {
+        var errno: Int32
+    }
+}

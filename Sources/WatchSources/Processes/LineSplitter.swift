@@ -1,0 +1,70 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Cuts a byte stream into lines: splits on `\n`, strips a `\r` before it,
+/// decodes UTF-8 lossily (invalid bytes become U+FFFD, never a crash), and
+/// holds an unfinished last line until its newline arrives or `finish()`.
+///
+/// A line longer than `maximumLineLength` bytes is emitted in pieces of that
+/// size, so a stream without newlines cannot grow memory without bound.
+struct LineSplitter {
+    /// 64 MiB: far above any real log line, far below trouble.
+    static let defaultMaximumLineLength = 64 << 20
+
+    let maximumLineLength: Int
+    private var partial: [UInt8] = []
+
+    init(maximumLineLength: Int = LineSplitter.defaultMaximumLineLength) {
+        self.maximumLineLength = max(1, maximumLineLength)
+    }
+
+    /// Whether bytes of an unfinished line are held.
+    var hasPartialLine: Bool { !partial.isEmpty }
+
+    /// Feeds bytes; calls `emit` for every line they complete, in order.
+    mutating func append(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            guard let found = memchr(base + start, 0x0A, count - start) else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: count - start))
+                if partial.count >= maximumLineLength { emitPartial(emit) }
+                return
+            }
+            let end = base.distance(to: UnsafeRawPointer(found))
+            if partial.isEmpty {
+                emit(Self.decode(UnsafeRawBufferPointer(start: base + start, count: end - start)))
+            } else {
+                partial.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
+                emitPartial(emit)
+            }
+            start = end + 1
+        }
+    }
+
+    /// Ends the stream: a held unfinished line is emitted as the last line.
+    mutating func finish(_ emit: (String) -> Void) {
+        if !partial.isEmpty { emitPartial(emit) }
+    }
+
+    /// Drops a held unfinished line (its file was truncated under it).
+    mutating func discardPartialLine() {
+        partial = []
+    }
+
+    private mutating func emitPartial(_ emit: (String) -> Void) {
+        let line = partial.withUnsafeBytes { Self.decode($0) }
+        partial.removeAll(keepingCapacity: partial.count <= 64 * 1024)
+        emit(line)
+    }
+
+    /// The line's text without a trailing `\r`, invalid UTF-8 replaced.
+    @inline(__always)
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
+        var count = bytes.count
+        if count > 0 && bytes[count - 1] == 0x0D { count -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), as: UTF8.self)
+    }
+}

@@ -1,0 +1,150 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starts a command with `posix_spawn` as the leader of a new process group,
+/// standard input from `/dev/null` (a background group cannot read the
+/// terminal), and standard output and error on pipes when captured.
+enum ProcessLauncher {
+    /// A started child: its pid (= process group id) and the read ends of its
+    /// output pipes (`-1` when output is not captured).
+    struct Child {
+        var pid: pid_t
+        var stdout: Int32
+        var stderr: Int32
+    }
+
+    /// The argv that `options` asks for: the arguments, or a shell running them.
+    static func argv(_ arguments: [String], _ options: ProcessOptions) -> [String] {
+        guard let shell = options.shell else { return arguments }
+        return [shell, "-c", arguments.joined(separator: " ")]
+    }
+
+    /// The inherited environment with `additions` laid over it.
+    static func environment(adding additions: [String: String]) -> [String] {
+        var merged: [String] = []
+        var index = 0
+        while let entry = environ[index] {
+            index += 1
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if additions[name] != nil { continue }
+            merged.append(text)
+        }
+        for (name, value) in additions.sorted(by: { $0.key < $1.key }) {
+            merged.append(name + "=" + value)
+        }
+        return merged
+    }
+
+    /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
+    static func spawn(_ arguments: [String], options: ProcessOptions) throws(ProcessError) -> Child {
+        let argv = argv(arguments, options)
+        guard let command = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        // A C string ends at NUL: such an argument would reach the child cut short.
+        if argv.contains(where: { $0.utf8.contains(0) }) {
+            throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "an argument contains a NUL byte")
+        }
+        if options.environment.contains(where: { $0.key.isEmpty || $0.key.contains("=") || ($0.key + $0.value).utf8.contains(0) }) {
+            throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "bad environment variable (empty name, '=' in the name, or a NUL byte)")
+        }
+        let environment = environment(adding: options.environment)
+        if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
+        let searchPath = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        let executable = try ExecutableLookup.resolve(command, searchPath: searchPath, workingDirectory: options.workingDirectory)
+
+        var out: (read: Int32, write: Int32) = (-1, -1)
+        var err: (read: Int32, write: Int32) = (-1, -1)
+        if options.captureOutput {
+            do {
+                out = try GNUFunctions.makePipe()
+                err = try GNUFunctions.makePipe()
+            } catch {
+                for fd in [out.read, out.write] where fd >= 0 { close(fd) }
+                throw ProcessError(command: command, reason: .spawnFailed(error.errno), detail: ExecutableLookup.errorText(error.errno))
+            }
+        }
+        defer {
+            if out.write >= 0 { close(out.write) }
+            if err.write >= 0 { close(err.write) }
+        }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if options.captureOutput {
+            posix_spawn_file_actions_adddup2(&actions, out.write, 1)
+            posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        }
+        // Nothing but 0, 1 and 2 reaches the child, whoever forgot CLOEXEC.
+        if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, 3) }
+        if let directory = options.workingDirectory {
+            guard let addChdir = GNUFunctions.addChdir else {
+                throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: "this C library cannot set a child's directory")
+            }
+            _ = addChdir(&actions, directory)
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Own process group (pgid = pid); every signal back to its default
+        // (a supervisor ignores SIGTERM & co., and SIG_IGN survives exec);
+        // nothing blocked.
+        var everySignal = sigset_t()
+        sigfillset(&everySignal)
+        // sigfillset leaves out glibc's internal signals 32 and 33, which
+        // posix_spawn then sets to SIG_IGN in the child, and SIG_IGN survives
+        // exec. Setting their bits directly (sigaddset refuses them) gets the
+        // child SIG_DFL there too. Bit n-1 of the first word is signal n.
+        everySignal.__val.0 |= (1 << 31) | (1 << 32)
+        var noSignal = sigset_t()
+        sigemptyset(&noSignal)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setsigdefault(&attributes, &everySignal)
+        posix_spawnattr_setsigmask(&attributes, &noSignal)
+
+        let cArguments = argv.map { strdup($0) }
+        let cEnvironment = environment.map { strdup($0) }
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = (cArguments + [nil]).withUnsafeBufferPointer { argvPointer in
+            (cEnvironment + [nil]).withUnsafeBufferPointer { envPointer in
+                posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+            }
+        }
+        guard result == 0 else {
+            for fd in [out.read, err.read] where fd >= 0 { close(fd) }
+            throw spawnError(result, command: command)
+        }
+        return Child(pid: pid, stdout: out.read, stderr: err.read)
+    }
+
+    private static func checkDirectory(_ directory: String, command: String) throws(ProcessError) {
+        var info = stat()
+        var code: Int32 = 0
+        if stat(directory, &info) != 0 {
+            code = errno
+        } else if info.st_mode & S_IFMT != S_IFDIR {
+            code = ENOTDIR
+        } else if access(directory, X_OK) != 0 {
+            code = errno
+        }
+        guard code != 0 else { return }
+        throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: ExecutableLookup.errorText(code))
+    }
+
+    private static func spawnError(_ code: Int32, command: String) -> ProcessError {
+        let detail = ExecutableLookup.errorText(code)
+        switch code {
+        case ENOENT: return ProcessError(command: command, reason: .notFound, detail: detail)
+        case EACCES, ENOEXEC, EISDIR, EPERM, ELIBBAD: return ProcessError(command: command, reason: .notExecutable, detail: detail)
+        default: return ProcessError(command: command, reason: .spawnFailed(code), detail: detail)
+        }
+    }
+}

@@ -1,0 +1,53 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the follower knows about one followed name: the file open under it
+/// (kept open across rotation until the name points at a new file), how far
+/// it was read, and the unfinished line it holds.
+struct FollowedFile {
+    /// The path as the user gave it, which tags every line.
+    let path: String
+    /// Absolute path, its directory and its last component.
+    let absolute: String
+    let directory: String
+    let name: String
+
+    /// The open file, or -1 while waiting for the name to appear.
+    var fd: Int32 = -1
+    var device: UInt64 = 0
+    var inode: UInt64 = 0
+    /// Bytes of the open file read so far.
+    var offset: Int = 0
+    /// The inotify watch on the open file, or -1.
+    var fileWatch: Int32 = -1
+    /// The watch on `directory`, or -1 while it is missing.
+    var directoryWatch: Int32 = -1
+    /// While `directory` is missing: the watch on its nearest existing
+    /// ancestor, or -1.
+    var ancestorWatch: Int32 = -1
+    var splitter = LineSplitter()
+
+    init(path: String, currentDirectory: String) throws(TailError) {
+        self.path = path
+        guard !path.isEmpty, !path.hasSuffix("/") else {
+            throw TailError(path: path, problem: "not a file name")
+        }
+        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
+        let slash = absolute.lastIndex(of: "/")!
+        self.absolute = absolute
+        self.directory = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
+        self.name = String(absolute[absolute.index(after: slash)...])
+    }
+
+    /// The directory that holds `path` ("/" for "/" itself).
+    static func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// Whether `info` describes the file that is open now.
+    func isOpenFile(_ info: stat) -> Bool {
+        fd >= 0 && UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+    }
+}

@@ -1,0 +1,16 @@
+/// Why a file cannot be followed. `description` is one line naming it.
+public struct TailError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The path as given.
+    public var path: String
+    /// What is wrong, e.g. "directory /x does not exist".
+    public var problem: String
+
+    public init(path: String, problem: String) {
+        self.path = path
+        self.problem = problem
+    }
+
+    public var description: String {
+        "cannot follow \(ProcessError.quoted(path)): \(problem)"
+    }
+}

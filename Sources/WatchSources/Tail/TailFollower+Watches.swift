@@ -1,0 +1,134 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Descriptors and inotify watches of a `TailFollower`: opening a followed
+/// file and watching it, watching its directory (or while that is missing,
+/// its nearest existing ancestor), and letting go of both. Runs on the
+/// follower thread only (or in `init`), like the rest of its state.
+extension TailFollower {
+    /// Watches the name's directory, or while it is missing, the nearest
+    /// ancestor that exists (to learn when the directory appears).
+    func attachDirectory(_ index: Int) throws(TailError) {
+        detach(index, from: \.directoryWatch, in: \.directoryWatches)
+        detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
+        for _ in 0..<8 {
+            let wd = inotify_add_watch(inotify, files[index].directory, Self.directoryMask)
+            if wd >= 0 {
+                directoryWatches[wd, default: []].append(index)
+                files[index].directoryWatch = wd
+                return
+            }
+            try checkWatchError(index, errno, files[index].directory)
+            var ancestor = files[index].directory
+            while true {
+                ancestor = FollowedFile.parent(of: ancestor)
+                let wd = inotify_add_watch(inotify, ancestor, Self.ancestorMask)
+                if wd >= 0 {
+                    ancestorWatches[wd, default: []].append(index)
+                    files[index].ancestorWatch = wd
+                    break
+                }
+                try checkWatchError(index, errno, ancestor)
+            }
+            // Created meanwhile? Then watch it after all; else wait.
+            guard access(files[index].directory, F_OK) == 0 else { return }
+            detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
+        }
+    }
+
+    /// Throws unless `code` says that `directory` does not exist (yet).
+    private func checkWatchError(_ index: Int, _ code: Int32, _ directory: String) throws(TailError) {
+        switch code {
+        case ENOENT where directory != "/": return
+        case ENOTDIR: throw TailError(path: files[index].path, problem: "\(ProcessError.quoted(directory)) is not a directory")
+        default: throw watchError(index, code)
+        }
+    }
+
+    /// Drops one of a name's directory watches; the watch itself goes only
+    /// when nothing else uses that watch number.
+    private func detach(_ index: Int, from field: WritableKeyPath<FollowedFile, Int32>, in table: ReferenceWritableKeyPath<TailFollower, [Int32: [Int]]>) {
+        let wd = files[index][keyPath: field]
+        guard wd >= 0 else { return }
+        files[index][keyPath: field] = -1
+        var users = self[keyPath: table][wd] ?? []
+        users.removeAll { $0 == index }
+        self[keyPath: table][wd] = users.isEmpty ? nil : users
+        if directoryWatches[wd] == nil && ancestorWatches[wd] == nil && fileWatches[wd] == nil {
+            inotify_rm_watch(inotify, wd)
+        }
+    }
+
+    /// Opens the file under the name, if there is one, and watches it.
+    func open(_ index: Int, fromEnd: Bool) throws(TailError) {
+        for _ in 0..<3 {
+            // O_NONBLOCK: a FIFO under the name must not hang the follower.
+            let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            guard fd >= 0 else {
+                let code = errno
+                if code == ENOENT { return }
+                throw TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+            }
+            var opened = stat()
+            fstat(fd, &opened)
+            if opened.st_mode & S_IFMT == S_IFDIR {
+                close(fd)
+                throw TailError(path: files[index].path, problem: "is a directory")
+            }
+            let wd = inotify_add_watch(inotify, files[index].absolute, Self.fileMask)
+            if wd < 0 {
+                let code = errno
+                close(fd)
+                if code == ENOENT { return }
+                throw watchError(index, code)
+            }
+            var named = stat()
+            guard stat(files[index].absolute, &named) == 0,
+                  named.st_dev == opened.st_dev, named.st_ino == opened.st_ino
+            else {
+                // Replaced between open and watch: try again.
+                close(fd)
+                if fileWatches[wd] == nil { inotify_rm_watch(inotify, wd) }
+                continue
+            }
+            files[index].fd = fd
+            files[index].device = UInt64(opened.st_dev)
+            files[index].inode = UInt64(opened.st_ino)
+            files[index].offset = fromEnd ? Int(opened.st_size) : 0
+            files[index].fileWatch = wd
+            files[index].splitter = LineSplitter()
+            fileWatches[wd, default: []].append(index)
+            return
+        }
+    }
+
+    func closeFile(_ index: Int) {
+        let wd = files[index].fileWatch
+        if wd >= 0, var sharing = fileWatches[wd] {
+            sharing.removeAll { $0 == index }
+            if sharing.isEmpty {
+                fileWatches[wd] = nil
+                inotify_rm_watch(inotify, wd)
+            } else {
+                fileWatches[wd] = sharing
+            }
+        }
+        close(files[index].fd)
+        files[index].fd = -1
+        files[index].fileWatch = -1
+    }
+
+    private func watchError(_ index: Int, _ code: Int32) -> TailError {
+        if code == ENOSPC {
+            return TailError(path: files[index].path, problem: "no inotify watches left (raise the sysctl fs.inotify.max_user_watches)")
+        }
+        return TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+    }
+
+    static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,243 @@
+import Signals
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One `Tail.follow` subscription: its own inotify instance, and one thread
+/// that waits in `poll` for inotify events and reads what they announce.
+///
+/// Each followed name has two watches: its directory (the name being
+/// created, renamed or deleted) and the file open under it (writes,
+/// truncation). Every event leads to the same check of that name: read the
+/// open file to its end, then see whether the name still points at it. The
+/// old file stays open after a rename until a new file takes the name, so
+/// what the writer adds to it meanwhile is not lost. While the directory
+/// itself is missing (or after it was deleted or renamed), the nearest
+/// existing ancestor is watched instead, until the directory appears.
+final class TailFollower: @unchecked Sendable {
+    // Safety: `files` and the watch tables (internal for the extension in
+    // TailFollower+Watches.swift) are touched by `init` on the subscribing
+    // thread, then only by the follower thread (`pthread_create` orders the
+    // two). `cancel()` touches only `cancelled` and `wake`. The
+    // descriptors close in `deinit`, after the thread has let go.
+    private let sink: TailSink
+    let inotify: Int32
+    private let wake: WakePipe
+    private let cancelled = Atomic<Bool>(false)
+    var files: [FollowedFile]
+    var directoryWatches: [Int32: [Int]] = [:]
+    var ancestorWatches: [Int32: [Int]] = [:]
+    var fileWatches: [Int32: [Int]] = [:]
+    private var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TailFollower.readSize, alignment: 16)
+
+    static let readSize = 1 << 20
+    // IN_MASK_ADD: one directory can be a followed file's directory and
+    // another's waited-on ancestor; each add must keep the other's events.
+    static let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+    static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
+    static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
+
+    /// Opens every file that exists (at its end for `.end`) and sets up the
+    /// watches, so that nothing written after subscribing is missed.
+    init(paths: [String], start: Tail.Start, sink: TailSink) throws(TailError) {
+        self.sink = sink
+        let current = TailFollower.currentDirectory()
+        var followed: [FollowedFile] = []
+        for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
+        files = followed
+        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0 else {
+            let code = errno
+            buffer.deallocate()
+            throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(ExecutableLookup.errorText(code)) (raise fs.inotify.max_user_instances)")
+        }
+        do {
+            wake = try WakePipe()
+        } catch {
+            close(inotify)
+            buffer.deallocate()
+            throw TailError(path: paths.first ?? "", problem: ExecutableLookup.errorText(error.errno))
+        }
+        for index in self.files.indices {
+            try attachDirectory(index)
+            if self.files[index].directoryWatch >= 0 { try open(index, fromEnd: start == .end) }
+        }
+    }
+
+    deinit {
+        for file in files where file.fd >= 0 { close(file.fd) }
+        close(inotify)
+        buffer.deallocate()
+    }
+
+    /// Starts the follower thread. Returns false if no thread could be made.
+    func start() -> Bool {
+        DetachedThread.start { self.run() }
+    }
+
+    /// Stops following; the thread ends at its next wake-up.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        wake.wake()
+    }
+
+    private var isCancelled: Bool {
+        cancelled.load(ordering: .acquiring) || sink.isStopped()
+    }
+
+    // MARK: The follower thread
+
+    private func run() {
+        for index in files.indices { check(index) }
+        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+        defer { events.deallocate() }
+        var pollSet = [
+            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+        ]
+        var due = [Bool](repeating: false, count: files.count)
+        var reattach = [Bool](repeating: false, count: files.count)
+        while !isCancelled {
+            pollSet[0].revents = 0
+            pollSet[1].revents = 0
+            if poll(&pollSet, 2, -1) < 0 { continue }  // EINTR
+            if pollSet[0].revents != 0 { wake.drain() }
+            guard pollSet[1].revents != 0 else { continue }
+            while true {
+                let count = read(inotify, events.baseAddress, events.count)
+                if count <= 0 { break }
+                markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due, &reattach)
+            }
+            for index in reattach.indices where reattach[index] {
+                reattach[index] = false
+                do {
+                    try attachDirectory(index)
+                } catch {
+                    sink.fail(error)
+                    return
+                }
+                due[index] = true
+            }
+            for index in due.indices where due[index] {
+                due[index] = false
+                check(index)
+                if isCancelled { return }
+            }
+        }
+    }
+
+    /// Marks the names that a batch of inotify events concerns, and those
+    /// whose directory watch must be set up again.
+    private func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) {
+        var offset = 0
+        while offset + 16 <= events.count {
+            let wd = events.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameBytes = UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<min(events.count, offset + 16 + length)])
+            offset += 16 + length
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                for index in due.indices { due[index] = true }
+                continue
+            }
+            if let indices = fileWatches[wd] {
+                for index in indices { due[index] = true }
+                if mask & UInt32(IN_IGNORED) != 0 {
+                    fileWatches[wd] = nil
+                    for index in indices where files[index].fileWatch == wd { files[index].fileWatch = -1 }
+                }
+            }
+            let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
+            if let indices = directoryWatches[wd] {
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                for index in indices where files[index].name == name || gone {
+                    if gone { reattach[index] = true } else { due[index] = true }
+                }
+            }
+            if let indices = ancestorWatches[wd] {
+                // Something appeared (or the ancestor went): look again.
+                for index in indices { reattach[index] = true }
+            }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                // The kernel dropped the watch: forget the number.
+                for index in directoryWatches[wd] ?? [] { files[index].directoryWatch = -1 }
+                for index in ancestorWatches[wd] ?? [] { files[index].ancestorWatch = -1 }
+                directoryWatches[wd] = nil
+                ancestorWatches[wd] = nil
+            }
+        }
+    }
+
+    /// Reads what is new under one name and follows it to a new file if
+    /// the name has moved on.
+    private func check(_ index: Int) {
+        if files[index].fd >= 0 {
+            readAvailable(index)
+            var opened = stat()
+            if fstat(files[index].fd, &opened) == 0 && opened.st_nlink == 0 {
+                // Deleted: no one can reach it by name any more. Closing it
+                // also matters because an open file pins its directory, whose
+                // IN_DELETE_SELF would otherwise wait for this close.
+                finishLine(index)
+                closeFile(index)
+            }
+        }
+        var info = stat()
+        guard stat(files[index].absolute, &info) == 0 else {
+            // Gone: a renamed file stays open (its writer may still add to
+            // it). If the directory went too, wait for it to come back.
+            if files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 {
+                do {
+                    try attachDirectory(index)
+                } catch {
+                    cancelled.store(true, ordering: .releasing)
+                    sink.fail(error)
+                }
+            }
+            return
+        }
+        if files[index].isOpenFile(info) { return }
+        if files[index].fd >= 0 {
+            // Rotated: the rest of the old file first, its last line too.
+            readAvailable(index)
+            finishLine(index)
+            closeFile(index)
+        }
+        do {
+            try open(index, fromEnd: false)
+        } catch {
+            return  // not a regular file (yet): wait for the next change
+        }
+        if files[index].fd >= 0 { readAvailable(index) }
+    }
+
+    /// Reads the open file from the last offset to its end, line by line.
+    private func readAvailable(_ index: Int) {
+        let fd = files[index].fd
+        var info = stat()
+        if fstat(fd, &info) == 0 && Int(info.st_size) < files[index].offset {
+            // Truncated (copytruncate): the held line ends here; start over.
+            finishLine(index)
+            files[index].offset = 0
+        }
+        let path = files[index].path
+        let deliver = sink.deliver
+        while !isCancelled {
+            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            files[index].offset += count
+            files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { text in
+                deliver(path, text)
+            }
+        }
+    }
+
+    private func finishLine(_ index: Int) {
+        let path = files[index].path
+        files[index].splitter.finish { text in
+            sink.deliver(path, text)
+        }
+    }
+}

@@ -1,0 +1,11 @@
+/// Where a `TailFollower` hands its lines: the subscriber's observer,
+/// wrapped so that one follower serves both `Tail.follow` forms without an
+/// extra observer hop per line.
+struct TailSink: Sendable {
+    /// Receives each line with the path it came from.
+    let deliver: @Sendable (_ path: String, _ text: String) -> Void
+    /// True once the subscriber is gone: the follower stops reading.
+    let isStopped: @Sendable () -> Bool
+    /// Ends the subscription with an error (the follower thread then stops).
+    let fail: @Sendable (TailError) -> Void
+}

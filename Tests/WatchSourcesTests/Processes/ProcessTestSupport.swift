@@ -1,0 +1,62 @@
+@testable import Signals
+@testable import WatchSources
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Polls `condition` every 2 ms until it holds or `seconds` pass. For real
+/// processes and files: waits on a condition, never a fixed sleep.
+func eventually(within seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+    var timeout = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &timeout)
+    let deadline = Double(timeout.tv_sec) + Double(timeout.tv_nsec) / 1e9 + seconds
+    while true {
+        if condition() { return true }
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        if Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 > deadline { return false }
+        usleep(2_000)
+    }
+}
+
+/// Whether `pid` is still our child in the process table (running or zombie).
+func isChildOfThisProcess(_ pid: pid_t) -> Bool {
+    guard let entry = ProcessTable.entry(pid) else { return false }
+    return entry.parent == getpid()
+}
+
+/// Whether every process of group `pgid` is gone (zombies of orphans aside:
+/// this machine's init does not reap them).
+func groupIsGone(_ pgid: pid_t) -> Bool {
+    !ProcessTable.groupIsAlive(pgid)
+}
+
+/// A fresh temporary directory, removed by `removeTree`.
+func makeTemporaryDirectory() -> String {
+    var template = Array("/tmp/rwatch-procs-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    precondition(made != nil, "mkdtemp failed")
+    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// Removes a directory tree made by a test (with `rm -rf`, run as argv).
+func removeTree(_ path: String) {
+    guard path.hasPrefix("/tmp/rwatch-") else { return }
+    let recorder = ProcessRecorder(ProcessSource.run(["rm", "-rf", path]))
+    _ = recorder.waitUntilFinished()
+}
+
+/// Writes `text` to `path`, replacing it.
+func writeFile(_ path: String, _ text: String, append: Bool = false, mode: mode_t = 0o644) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC), mode)
+    precondition(fd >= 0, "cannot open \(path)")
+    var bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+        precondition(written > 0)
+        offset += written
+    }
+    close(fd)
+}

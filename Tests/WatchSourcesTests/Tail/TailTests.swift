@@ -1,0 +1,237 @@
+@testable import Signals
+@testable import WatchSources
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite struct TailTests {
+    @Test func fromEndGivesOnlyNewLines() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "old 1\nold 2\n")
+        let tail = TailRecorder(Tail.follow([log], from: .end))
+        defer { tail.dispose() }
+        writeFile(log, "new 1\nnew 2\n", append: true)
+        #expect(eventually { tail.texts == ["new 1", "new 2"] })
+    }
+
+    @Test func fromStartGivesExistingLinesThenNewOnes() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "old 1\r\nold 2\n")
+        let tail = TailRecorder(Tail.follow([log], from: .start))
+        defer { tail.dispose() }
+        #expect(eventually { tail.texts == ["old 1", "old 2"] })
+        writeFile(log, "new\n", append: true)
+        #expect(eventually { tail.texts == ["old 1", "old 2", "new"] })
+    }
+
+    @Test func theSingleFileFormGivesPlainStrings() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "one\n")
+        let texts = Locked<[String]>([])
+        let subscription = Tail.follow(log, from: .start).subscribe(onNext: { text in texts.withLock { $0.append(text) } })
+        defer { subscription.dispose() }
+        #expect(eventually { texts.withLock { $0 } == ["one"] })
+    }
+
+    @Test func aFileCreatedLaterIsReadFromItsBeginning() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/late.log"
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "first\nsecond\n")
+        #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
+        writeFile(log, "third\n", append: true)
+        #expect(eventually { tail.texts == ["first", "second", "third"] })
+    }
+
+    @Test func aPartialLineIsHeldUntilItsNewline() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        // "par" is read together with "first": once "first" is here, the
+        // follower holds "par".
+        writeFile(log, "first\npar", append: true)
+        #expect(eventually { tail.texts == ["first"] })
+        writeFile(log, "tial\n", append: true)
+        #expect(eventually { tail.texts.count >= 2 })
+        #expect(tail.texts == ["first", "partial"])
+    }
+
+    @Test func truncationIsFollowedFromTheBeginning() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "a long first line\nanother one\n", append: true)
+        #expect(eventually { tail.texts.count == 2 })
+        // copytruncate: the same file, emptied in place, then written again.
+        #expect(truncate(log, 0) == 0)
+        writeFile(log, "after\n", append: true)
+        #expect(eventually { tail.texts == ["a long first line", "another one", "after"] })
+    }
+
+    @Test func renameAndRecreateRotationReadsTheOldFileFirst() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "before rotation\n", append: true)
+        #expect(eventually { tail.texts == ["before rotation"] })
+        #expect(rename(log, log + ".1") == 0)
+        // The writer still has the old file open and finishes its line there.
+        writeFile(log + ".1", "late in old\nunfinished", append: true)
+        writeFile(log, "in new\n")
+        #expect(eventually { tail.texts.count == 4 })
+        #expect(tail.texts == ["before rotation", "late in old", "unfinished", "in new"])
+        writeFile(log, "more\n", append: true)
+        #expect(eventually { tail.texts.last == "more" })
+    }
+
+    @Test func deleteAndRecreateIsFollowed() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "one\n", append: true)
+        #expect(eventually { tail.texts == ["one"] })
+        #expect(unlink(log) == 0)
+        writeFile(log, "two\n")
+        #expect(eventually { tail.texts == ["one", "two"] })
+    }
+
+    @Test func severalFilesAreMergedAndTaggedWithTheirPath() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let first = directory + "/a.log"
+        let second = directory + "/sub dir/b.log"
+        #expect(mkdir(directory + "/sub dir", 0o755) == 0)
+        writeFile(first, "")
+        let tail = TailRecorder(Tail.follow([first, second]))
+        defer { tail.dispose() }
+        writeFile(first, "from a\n", append: true)
+        #expect(eventually { tail.all.count == 1 })
+        writeFile(second, "from b\n")
+        #expect(eventually { tail.all.count == 2 })
+        writeFile(first, "a again\n", append: true)
+        #expect(eventually { tail.all.count == 3 })
+        #expect(tail.all == [
+            Tail.Line(path: first, text: "from a"),
+            Tail.Line(path: second, text: "from b"),
+            Tail.Line(path: first, text: "a again"),
+        ])
+    }
+
+    @Test func invalidUTF8IsDecodedLossily() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/bin.log"
+        let fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var bytes: [UInt8] = [0xFF, 0x41, 0x0A]
+        #expect(write(fd, &bytes, bytes.count) == 3)
+        close(fd)
+        let tail = TailRecorder(Tail.follow([log], from: .start))
+        defer { tail.dispose() }
+        #expect(eventually { tail.texts == ["\u{FFFD}A"] })
+    }
+
+    @Test func aMissingDirectoryIsWaitedFor() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/not/yet/app.log"
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        #expect(mkdir(directory + "/not", 0o755) == 0)
+        #expect(mkdir(directory + "/not/yet", 0o755) == 0)
+        writeFile(log, "arrived\n")
+        #expect(eventually { tail.texts == ["arrived"] })
+        #expect(tail.error == nil)
+    }
+
+    @Test func aDeletedAndRecreatedDirectoryIsFollowed() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let logs = directory + "/logs"
+        let log = logs + "/app.log"
+        #expect(mkdir(logs, 0o755) == 0)
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        writeFile(log, "first\n", append: true)
+        #expect(eventually { tail.texts == ["first"] })
+        removeTree(logs)
+        #expect(access(logs, F_OK) != 0)
+        #expect(mkdir(logs, 0o755) == 0)
+        writeFile(log, "second\n")
+        #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
+    }
+
+    @Test func aParentThatIsAFileIsAClearError() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        writeFile(directory + "/plain", "")
+        let tail = TailRecorder(Tail.follow([directory + "/plain/x.log"]))
+        #expect(eventually { tail.error != nil })
+        #expect(tail.error == "cannot follow \(directory)/plain/x.log: \(directory)/plain is not a directory")
+    }
+
+    @Test func aDirectoryIsAClearError() {
+        let tail = TailRecorder(Tail.follow(["/tmp"]))
+        #expect(eventually { tail.error != nil })
+        #expect(tail.error == "cannot follow /tmp: is a directory")
+    }
+}
+
+@Suite struct TailVolumeTests {
+    @Test func manyLinesWrittenInPiecesArriveInOrder() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/big.log"
+        writeFile(log, "")
+        let tail = TailRecorder(Tail.follow([log]))
+        defer { tail.dispose() }
+        let expected = (1...20_000).map { "line \($0)" }
+        let text = expected.joined(separator: "\n") + "\n"
+        // Odd-sized pieces, so that lines straddle the writes.
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let piece = rest.prefix(4_093)
+            writeFile(log, String(piece), append: true)
+            rest = rest.dropFirst(piece.count)
+        }
+        #expect(eventually { tail.texts.count >= expected.count })
+        #expect(tail.texts == expected)
+    }
+
+    @Test func aDisposedFollowerDeliversNothingMore() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let disposed = TailRecorder(Tail.follow([log]))
+        let witness = TailRecorder(Tail.follow([log]))
+        defer { witness.dispose() }
+        writeFile(log, "one\n", append: true)
+        #expect(eventually { disposed.texts == ["one"] && witness.texts == ["one"] })
+        disposed.dispose()
+        writeFile(log, "two\n", append: true)
+        #expect(eventually { witness.texts == ["one", "two"] })
+        #expect(disposed.texts == ["one"])
+    }
+}
