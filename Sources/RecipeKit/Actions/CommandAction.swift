@@ -30,10 +30,20 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         perform(machine.withLock { $0.completed() })
     }
 
-    /// Stops the running command's group (the process subscription's dispose).
+    /// Stops the running command's group (the process subscription's
+    /// dispose) and waits until no member of it is left running, so that a
+    /// caller about to exit leaves no child behind.
     func dispose() {
+        let group: Int32? = machine.withLock { state in
+            switch state.phase {
+            case .running(let group): return group
+            case .stopping(let group): return group
+            case .idle, .starting: return nil
+            }
+        }
         killTimer.dispose()
         current.dispose()
+        if let group { GroupReaper.waitUntilGone(group, grace: options.stopTimeout) }
     }
 
     private func perform(_ step: RunMachine<Trigger>.Step) {
@@ -93,7 +103,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             if case .stopping = state.phase { return true }
             return false
         }
-        if stopping, let group { ProcessGroup.reap(group, within: options.stopTimeout) }
+        if stopping, let group { GroupReaper.reap(group, within: options.stopTimeout) }
         environment.remove()
         if options.statusLines { Terminal.finished(options.name ?? RunResult.name(of: arguments), status, duration) }
         let name = options.name ?? RunResult.name(of: arguments)

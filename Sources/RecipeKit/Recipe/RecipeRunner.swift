@@ -24,6 +24,8 @@ public enum RecipeRunner {
             onCompleted: { done.signal() }
         )
         done.wait()
+        // Disposing stops every running command and waits until its process
+        // group is gone (the caller exits next).
         subscription.dispose()
         RunEnvironment.removeDirectory()
         return result.withLock { $0 }

@@ -101,3 +101,42 @@ import Testing
         subscription.dispose()
     }
 }
+
+@Suite struct RestartTests {
+    @Test func restartStopsTheOldGroupWithItsGrandchildBeforeStartingAnew() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let subject = PublishSubject<ChangeBatch>()
+        // Each run records its shell and a background grandchild, then waits.
+        let script = "sleep 300 & echo $! >> \"$0/grandchildren\"; echo $$ >> \"$0/children\"; wait"
+        let results = Locked<[RunResult]>([])
+        let subscription = subject.asSignal()
+            .run(["sh", "-c", script, dir.path], onBusy: .restart, options: RunOptions(statusLines: false))
+            .subscribe(onNext: { result in results.withLock { $0.append(result) } })
+        subject.sendNext(ChangeBatch([]))
+        #expect(eventually { (dir.read("children") ?? "").split(separator: "\n").count == 1 })
+        #expect(eventually { (dir.read("grandchildren") ?? "").split(separator: "\n").count == 1 })
+        subject.sendNext(ChangeBatch([]))
+        #expect(eventually { (dir.read("children") ?? "").split(separator: "\n").count == 2 })
+        let grandchild = Int32((dir.read("grandchildren") ?? "").split(separator: "\n").first ?? "") ?? 0
+        let child = Int32((dir.read("children") ?? "").split(separator: "\n").first ?? "") ?? 0
+        // The second run started only after the whole first group had gone.
+        #expect(child > 0 && !GroupReaper.hasRunningMembers(child))
+        #expect(grandchild > 0 && !isRunning(grandchild))
+        #expect(results.withLock { $0 }.first?.status == .signaled(SIGTERM))
+        // Disposing stops the second group and returns once it is gone.
+        let second = Int32((dir.read("children") ?? "").split(separator: "\n").last ?? "") ?? 0
+        subscription.dispose()
+        #expect(second > 0 && !GroupReaper.hasRunningMembers(second))
+    }
+
+    private func isRunning(_ pid: Int32) -> Bool {
+        guard kill(pid, 0) == 0, let handle = fopen("/proc/\(pid)/stat", "r") else { return false }
+        defer { fclose(handle) }
+        var buffer = [CChar](repeating: 0, count: 512)
+        guard fgets(&buffer, 512, handle) != nil else { return false }
+        let stat = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
+    }
+}

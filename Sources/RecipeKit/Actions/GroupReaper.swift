@@ -1,7 +1,7 @@
 import Glibc
 
 /// What is left of a stopped process group after its leader exited.
-enum ProcessGroup {
+enum GroupReaper {
     /// Kills members of `group` that outlived their leader (grandchildren
     /// that ignored the stop signal) and waits, up to `limit`, until none is
     /// left running, so that a restarted server finds its port free.
@@ -11,6 +11,16 @@ enum ProcessGroup {
             kill(-group, SIGKILL)
             usleep(2_000)
         }
+    }
+
+    /// Waits while `group` stops by itself (its process source sends the
+    /// stop signal), then kills what is left after `grace`.
+    static func waitUntilGone(_ group: Int32, grace: Duration) {
+        let deadline = ContinuousClock.now + grace
+        while hasRunningMembers(group), ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+        reap(group, within: .seconds(1))
     }
 
     /// Whether a process of `group` is still running. Zombies do not count:
