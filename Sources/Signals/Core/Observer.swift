@@ -112,6 +112,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// Hands the observer the disposable its producer returned. If the
     /// subscription ended in the meantime (a synchronous terminal event or a
     /// dispose from the handler), it is disposed at once.
+    @inline(__always)
     func attach(_ disposable: any Disposable) {
         inner = disposable
         if linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
@@ -125,6 +126,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// event or dispose) the upstream stops too, even while a synchronous
     /// producer is still inside its loop (`Signal.from(1...).take(3)`).
     /// Call at most once per observer.
+    @inline(__always)
     func link(_ disposable: any Disposable) {
         upstream = disposable
         if linkState.bitwiseOr(Self.upstreamSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
@@ -173,21 +175,22 @@ struct Subscription<Value>: Disposable {
 
 /// The disposable a public `subscribe` returns. Unlike `Subscription` it
 /// lets go of the observer (and so of the handler and what it captured) when
-/// disposed, even while the caller keeps the handle.
-final class SubscriptionHandle<Value>: Disposable {
-    private let observer: Locked<Observer<Value>?>
+/// disposed, even while the caller keeps the handle. A struct around one
+/// lock box: one allocation, and none to box it as `any Disposable`.
+struct SubscriptionHandle: Disposable {
+    private let subscription: Locked<(any Disposable)?>
 
-    init(_ observer: Observer<Value>) {
-        self.observer = Locked(observer)
+    init(_ subscription: some Disposable) {
+        self.subscription = Locked(subscription)
     }
 
     func dispose() {
-        let observer = self.observer.withLock { observer in
-            defer { observer = nil }
-            return observer
+        let subscription = self.subscription.withLock { subscription in
+            defer { subscription = nil }
+            return subscription
         }
-        observer?.dispose()
+        subscription?.dispose()
     }
 
-    var isDisposed: Bool { observer.withLock { $0?.isDisposed ?? true } }
+    var isDisposed: Bool { subscription.withLock { $0?.isDisposed ?? true } }
 }

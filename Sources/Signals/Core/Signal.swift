@@ -43,7 +43,7 @@ public struct Signal<Value>: Sendable {
     /// dropping it does not cancel it, `dispose()` does.
     @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
-        SubscriptionHandle(start(handler).observer)
+        SubscriptionHandle(start(handler))
     }
 
     /// Subscribes with a closure per kind of event, each optional.
@@ -79,9 +79,15 @@ public struct Signal<Value>: Sendable {
     /// Subscribes on behalf of `downstream`, an operator's observer: when it
     /// stops, this upstream subscription stops at once, even in the middle
     /// of a synchronous producer. The way single-input operators subscribe.
+    ///
+    /// Disposal flows through that link, so what this returns disposes
+    /// nothing itself: a producer can return it without the chain being
+    /// disposed twice on the way down.
     @inline(__always)
-    func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> Subscription<Value> {
-        start(handler, beforeRunning: { downstream.link($0) })
+    @discardableResult
+    func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> LinkedSubscription {
+        _ = start(handler, beforeRunning: { downstream.link($0) })
+        return LinkedSubscription()
     }
 
     /// Subscribes, handing the subscription to `beforeRunning` before the
@@ -97,4 +103,11 @@ public struct Signal<Value>: Sendable {
         observer.attach(producer(observer))
         return subscription
     }
+}
+
+/// What `start(for:)` returns: the subscription is already linked to the
+/// downstream observer, which disposes it when it stops.
+struct LinkedSubscription: Disposable {
+    func dispose() {}
+    var isDisposed: Bool { false }
 }

@@ -8,11 +8,13 @@ import Darwin
 
 /// A pthread mutex whose storage lives in the same allocation as the state it
 /// guards (a `ManagedBuffer` tail element), as swift-nio's `NIOLockedValueBox`.
+/// A struct around that one reference: copies share the lock and the state,
+/// and making one costs a single allocation.
 ///
 /// `Synchronization.Mutex` trips false access-race reports under TSan on this
 /// toolchain; a plain pthread mutex is clean. Never call user code or a
 /// downstream observer from inside `withLock`.
-package final class Locked<State>: @unchecked Sendable {
+package struct Locked<State>: @unchecked Sendable {
     // Safety: `state` is only read or written between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` on `storage`'s mutex.
     private let storage: LockStorage<State>
@@ -31,7 +33,7 @@ package final class Locked<State>: @unchecked Sendable {
 package typealias Lock = Locked<Void>
 
 extension Locked where State == Void {
-    package convenience init() { self.init(()) }
+    package init() { self.init(()) }
 
     @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {

@@ -51,14 +51,14 @@ public final class MulticastConnection<Value>: Sendable {
     /// anew (RxSwift's `refCount`).
     public func autoconnect() -> Signal<Value> {
         Signal.serial({ observer in
-            let subscription = self.signal.start(for: observer) { observer.send($0) }
+            self.signal.start(for: observer) { observer.send($0) }
             let first = self.state.withLock { state in
                 state.subscribers += 1
                 return state.subscribers == 1
             }
             if first { self.connect() }
+            // The subject subscription is linked to `observer`; this only counts.
             return ActionDisposable {
-                subscription.dispose()
                 let connection: (any Disposable)? = self.state.withLock { state in
                     state.subscribers -= 1
                     return state.subscribers == 0 ? state.connection?.handle : nil

@@ -42,15 +42,15 @@ private final class SharedSubscription<Value>: Sendable {
             state.subscribers = 1
             return (generation, true)
         }
-        let subscription = generation.subject.asSignal().start(for: observer) { observer.send($0) }
+        generation.subject.asSignal().start(for: observer) { observer.send($0) }
         if isNew {
             _ = source.start({ [weak self] event in
                 if event.isTerminal { self?.end(generation) }
                 generation.subject.send(event)
             }, beforeRunning: { generation.upstream.disposable = $0 })
         }
+        // The subject subscription is linked to `observer`; this only counts.
         return ActionDisposable { [weak self] in
-            subscription.dispose()
             self?.leave(generation)
         }
     }

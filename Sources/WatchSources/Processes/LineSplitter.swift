@@ -65,6 +65,20 @@ struct LineSplitter {
     static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
         var count = bytes.count
         if count > 0 && bytes[count - 1] == 0x0D { count -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[0..<count]), as: UTF8.self)
+        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+        if isASCII(line) {
+            // Valid by construction: skips the repairing decoder's extra passes.
+            return String(unsafeUninitializedCapacity: count) { buffer in
+                buffer.initialize(fromContentsOf: line)
+            }
+        }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var combined: UInt8 = 0
+        for byte in bytes { combined |= byte }
+        return combined < 0x80
     }
 }

@@ -5,21 +5,6 @@ import Testing
 import Glibc
 #endif
 
-/// Polls `condition` every 2 ms until it holds or `seconds` pass. For real
-/// processes and files: waits on a condition, never a fixed sleep.
-func eventually(within seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    var timeout = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &timeout)
-    let deadline = Double(timeout.tv_sec) + Double(timeout.tv_nsec) / 1e9 + seconds
-    while true {
-        if condition() { return true }
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        if Double(now.tv_sec) + Double(now.tv_nsec) / 1e9 > deadline { return false }
-        usleep(2_000)
-    }
-}
-
 /// Whether `pid` is still our child in the process table (running or zombie).
 func isChildOfThisProcess(_ pid: pid_t) -> Bool {
     guard let entry = ProcessTable.entry(pid) else { return false }

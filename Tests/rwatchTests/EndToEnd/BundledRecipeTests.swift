@@ -7,7 +7,7 @@ import Testing
         text.split(separator: "\n").filter { $0.contains(word) }.count
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func rebuildOnSaveBuildsAndTestsOnlyAfterAPassingBuild() {
+    @Test func rebuildOnSaveBuildsAndTestsOnlyAfterAPassingBuild() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("pkg"), 0o700)
@@ -30,7 +30,7 @@ import Testing
         #expect(scratch.read("log") == "build\ntest\nbuild\nbuild\ntest\n")
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func chainStopsAtTheFirstFailureAndPrintsASummary() {
+    @Test func chainStopsAtTheFirstFailureAndPrintsASummary() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("src"), 0o700)
@@ -57,7 +57,7 @@ import Testing
         #expect(scratch.read("steps").dropFirst(before.count).hasSuffix("lint\nbuild\n"))
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func devServerRestartsTheServerGroupWithPrefixedOutput() {
+    @Test func devServerRestartsTheServerGroupWithPrefixedOutput() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("Sources"), 0o700)

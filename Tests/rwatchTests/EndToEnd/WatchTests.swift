@@ -8,7 +8,7 @@ import Testing
         text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func aBurstOfSavesGivesOneRun() {
+    @Test func aBurstOfSavesGivesOneRun() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -26,7 +26,7 @@ import Testing
         #expect(runs.count == 3 && (0..<5).allSatisfy { runs[1].contains("file\($0)") })
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func postponeWaitsForTheFirstChange() {
+    @Test func postponeWaitsForTheFirstChange() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -43,7 +43,7 @@ import Testing
         #expect(scratch.read("runs").hasPrefix("[" + scratch.file("watched/a")))
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func restartStopsTheOldGroupWithItsGrandchildrenBeforeTheNewRun() {
+    @Test func restartStopsTheOldGroupWithItsGrandchildrenBeforeTheNewRun() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
@@ -73,7 +73,7 @@ import Testing
         #expect(eventually { !isAlive(child) && !isAlive(grandchild) }, "child \(child) alive: \(isAlive(child)), grandchild \(grandchild) alive: \(isAlive(grandchild)); \(rwatch.stderr)")
     }
 
-    @Test(.disabled("needs FileWatcher (issue 4)")) func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
+    @Test func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)

@@ -27,6 +27,20 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
+/// A counter touched by one delivering thread at a time, without Swift's
+/// dynamic exclusivity checks (a tally in C would have none either).
+final class Tally: @unchecked Sendable {
+    // Safety: only the one thread that delivers events touches it.
+    @exclusivity(unchecked) var value = 0
+}
+
+/// The compiled regex, for the delivering thread only.
+final class Pattern: @unchecked Sendable {
+    // Safety: only the one thread that delivers events touches it.
+    @exclusivity(unchecked) var regex: regex_t
+    init(_ regex: regex_t) { self.regex = regex }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END") }
 
@@ -34,38 +48,38 @@ switch arguments[1] {
 case "count-seq" where arguments.count == 3:
     let done = DispatchSemaphore(value: 0)
     // Touched only by the delivering reader thread, one event at a time.
-    nonisolated(unsafe) var lines = 0
+    let lines = Tally()
     ProcessSource.run(["seq", arguments[2]]).subscribe(onNext: { event in
-        if case .stdout = event { lines += 1 }
+        if case .stdout = event { lines.value += 1 }
     }, onError: { error in
         fail("\(error)")
     }, onCompleted: {
         done.signal()
     })
     done.wait()
-    say("\(lines)")
+    say("\(lines.value)")
 
 case "tail-count" where arguments.count == 4:
     let end = arguments[3]
     let done = DispatchSemaphore(value: 0)
     // Touched only by the follower thread, one line at a time.
-    nonisolated(unsafe) var lines = 0
+    let lines = Tally()
     let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
-        if line == end { done.signal() } else { lines += 1 }
+        if line == end { done.signal() } else { lines.value += 1 }
     }, onError: { error in
         fail("\(error)")
     })
     done.wait()
     subscription.dispose()
-    say("\(lines)")
+    say("\(lines.value)")
 
 case "tail-grep" where arguments.count == 5:
     var regex = regex_t()
     guard regcomp(&regex, arguments[3], REG_EXTENDED | REG_NOSUB) == 0 else { fail("bad regex \(arguments[3])") }
     let end = arguments[4]
     let done = DispatchSemaphore(value: 0)
-    nonisolated(unsafe) var matches = 0
-    nonisolated(unsafe) var pattern = regex
+    let matches = Tally()
+    let pattern = Pattern(regex)
     let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
         if line == end {
             done.signal()
@@ -78,17 +92,17 @@ case "tail-grep" where arguments.count == 5:
                 withUnsafeTemporaryAllocation(of: CChar.self, capacity: chars.count + 1) { buffer in
                     _ = buffer.initialize(fromContentsOf: chars)
                     buffer[chars.count] = 0
-                    return regexec(&pattern, buffer.baseAddress!, 0, nil, 0) == 0
+                    return regexec(&pattern.regex, buffer.baseAddress!, 0, nil, 0) == 0
                 }
             }
         }
-        if matched { matches += 1 }
+        if matched { matches.value += 1 }
     }, onError: { error in
         fail("\(error)")
     })
     done.wait()
     subscription.dispose()
-    say("\(matches)")
+    say("\(matches.value)")
 
 default:
     fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END")

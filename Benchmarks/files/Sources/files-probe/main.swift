@@ -1,0 +1,36 @@
+// Watches one directory with FileWatcher and prints every event as
+// "kind path" on stdout, one write per event (as `inotifywait -m` does).
+// Prints "ARMED" on stderr once the watch is in place.
+import Glibc
+import WatchSources
+
+/// Writes all of `text` to `fd`.
+func emit(_ text: String, to fd: Int32) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { exit(1) }
+            offset += written
+        }
+    }
+}
+
+guard CommandLine.arguments.count == 2 else {
+    emit("usage: files-probe DIRECTORY\n", to: 2)
+    exit(2)
+}
+
+let subscription = FileWatcher.watch([CommandLine.arguments[1]]).subscribe(
+    onNext: { event in
+        emit(event.kind.rawValue + " " + event.path + "\n", to: 1)
+    },
+    onError: { error in
+        emit("files-probe: \(error)\n", to: 2)
+        exit(1)
+    }
+)
+emit("ARMED\n", to: 2)
+_ = subscription
+while true { pause() }

@@ -1,0 +1,62 @@
+/// A burst of file events seen as one change (typically what `debounce` or
+/// `buffer` collected): the changed paths, what happened to each, and the
+/// deepest directory containing them all.
+///
+///     watcher.buffer(.milliseconds(100), scheduler: s).map(ChangeBatch.init)
+public struct ChangeBatch: Sendable, Hashable {
+    /// The events in arrival order, one per path and kind (repeats dropped).
+    public var events: [FileEvent]
+    /// The changed paths, each once, in first-seen order (overflow markers excluded).
+    public var paths: [String]
+    /// What happened to each path.
+    public var kinds: [String: Set<FileEvent.Kind>]
+
+    /// A batch of `events`.
+    public init(_ events: [FileEvent]) {
+        self.events = []
+        paths = []
+        kinds = [:]
+        for event in events { add(event) }
+    }
+
+    /// The deepest directory that contains every path: a file counts by
+    /// its directory, a directory by itself. Nil for an empty batch.
+    public var commonRoot: String? {
+        var common: [Substring]? = nil
+        for path in paths {
+            let directory = isDirectory(path) ? path : FileSystem.parent(path)
+            let components = directory.split(separator: "/", omittingEmptySubsequences: true)
+            guard let current = common else {
+                common = components
+                continue
+            }
+            var shared = 0
+            while shared < current.count, shared < components.count, current[shared] == components[shared] { shared += 1 }
+            common = Array(current.prefix(shared))
+        }
+        return common.map { "/" + $0.joined(separator: "/") }
+    }
+
+    /// This batch followed by `other`, coalesced the same way.
+    public func merging(_ other: ChangeBatch) -> ChangeBatch {
+        var merged = self
+        for event in other.events { merged.add(event) }
+        return merged
+    }
+
+    private mutating func add(_ event: FileEvent) {
+        if event.kind == .overflow {
+            if !events.contains(event) { events.append(event) }
+            return
+        }
+        if kinds[event.path] == nil {
+            paths.append(event.path)
+            kinds[event.path] = []
+        }
+        if kinds[event.path]!.insert(event.kind).inserted { events.append(event) }
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        events.contains { $0.path == path && $0.isDirectory }
+    }
+}

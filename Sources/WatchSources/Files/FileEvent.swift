@@ -1,0 +1,38 @@
+/// One change under a watched path, as `FileWatcher` reports it.
+///
+/// Paths are absolute. A rename inside the watched tree gives a `movedFrom`
+/// and a `movedTo` with the same non-zero `cookie`; a move out of the tree
+/// gives only `movedFrom`, a move in only `movedTo`. An editor's save
+/// (write-to-temp-then-rename, vim's backup-rename-write) arrives as
+/// `modified` of the real path.
+public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
+    /// What happened to the path.
+    public enum Kind: String, Sendable, Hashable {
+        case created, modified, closedWrite, deleted, movedFrom, movedTo, attributes
+        /// The kernel queue overflowed: events were lost, the tree was
+        /// rescanned, and what changed since follows as further events.
+        case overflow
+    }
+
+    /// The absolute path that changed.
+    public var path: String
+    /// What happened.
+    public var kind: Kind
+    /// Whether the path is (or was) a directory.
+    public var isDirectory: Bool
+    /// Pairs a `movedFrom` with its `movedTo`; 0 for every other kind.
+    public var cookie: UInt32
+
+    /// An event; `cookie` only matters for moves.
+    public init(path: String, kind: Kind, isDirectory: Bool = false, cookie: UInt32 = 0) {
+        self.path = path
+        self.kind = kind
+        self.isDirectory = isDirectory
+        self.cookie = cookie
+    }
+
+    /// `kind path` with a trailing `/` for directories, e.g. `modified /src/a.swift`.
+    public var description: String {
+        "\(kind.rawValue) \(path)\(isDirectory ? "/" : "")"
+    }
+}

@@ -1,0 +1,49 @@
+import Glibc
+
+/// Why a file watch could not start or had to stop. `description` is one
+/// clear line that names the path and, where there is one, the fix.
+public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable {
+    /// The cause, for code that wants to react to it.
+    public enum Reason: Sendable, Hashable {
+        /// The path to watch does not exist.
+        case noSuchPath(String)
+        /// The path exists but cannot be watched (permissions, not a file or directory).
+        case cannotWatch(path: String, errno: Int32)
+        /// `fs.inotify.max_user_watches` ran out while watching `path`.
+        case watchLimit(path: String, limit: Int)
+        /// A watched root was deleted or moved away (with `RootDeletion.fail`).
+        case rootDeleted(String)
+        /// A glob in `WatchOptions` is malformed.
+        case badGlob(pattern: String, problem: String)
+        /// inotify itself could not be set up (instance limit, no kernel support).
+        case inotifyUnavailable(errno: Int32)
+    }
+
+    /// The cause.
+    public var reason: Reason
+
+    /// An error for `reason`.
+    public init(_ reason: Reason) {
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch reason {
+        case .noSuchPath(let path):
+            return "cannot watch \(path): no such file or directory"
+        case .cannotWatch(let path, let code):
+            return "cannot watch \(path): \(String(cString: strerror(code)))"
+        case .watchLimit(let path, let limit):
+            let suggested = max(524_288, limit * 4)
+            return "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)) while watching \(path); "
+                + "raise it with: sudo sysctl fs.inotify.max_user_watches=\(suggested)"
+        case .rootDeleted(let path):
+            return "watched path \(path) was deleted or moved away"
+        case .badGlob(let pattern, let problem):
+            return "bad glob \"\(pattern)\": \(problem)"
+        case .inotifyUnavailable(let code):
+            return "cannot start inotify: \(String(cString: strerror(code)))"
+                + (code == EMFILE ? " (raise fs.inotify.max_user_instances)" : "")
+        }
+    }
+}

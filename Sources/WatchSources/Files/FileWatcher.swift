@@ -1,0 +1,65 @@
+import Signals
+
+/// File-system changes as a signal, through inotify (libinotifytools).
+///
+///     FileWatcher.watch(["Sources"], options: .matching("**/*.swift"))
+///         .subscribe(onNext: { print($0) })
+public enum FileWatcher {
+    private struct Key: Hashable {
+        var paths: [String]
+        var options: WatchOptions
+    }
+
+    private static let registry = Locked<[Key: Signal<FileEvent>]>([:])
+
+    /// Hot, shared, recursive. Every subscriber to the same paths and
+    /// options shares one subscription, and every watcher in the process one
+    /// inotify watch per directory; the first subscription arms them
+    /// (`subscribe` returns once they are in place), the last dispose
+    /// removes them. A path may be a directory (watched recursively) or a
+    /// single file (watched through its directory, so that replacing it
+    /// atomically keeps the watch).
+    ///
+    /// Directories created or moved in later are watched and scanned, and
+    /// what they already hold is reported as `created`. A kernel queue
+    /// overflow gives an `overflow` event (path: the first root), then a
+    /// rescan that watches new directories and reports files changed since
+    /// the queue was last empty (`modified`), new directories (`created`) and
+    /// vanished directories (`deleted`); files deleted during the overflow
+    /// are not reported.
+    ///
+    /// Errors (missing path, watch limit, root deleted, bad glob) arrive as
+    /// the signal's error, a `FileWatchError` whose `description` is one
+    /// clear line. Events are delivered on the watcher's reader thread:
+    /// hand slow work elsewhere (`observe(on:)`), or the kernel queue may
+    /// overflow.
+    public static func watch(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
+        let key = Key(paths: paths.map(FileSystem.absolute), options: options)
+        return registry.withLock { signals in
+            if let signal = signals[key] { return signal }
+            let signal = source(key.paths, options).share()
+            signals[key] = signal
+            return signal
+        }
+    }
+
+    /// One registration with the reader per subscription.
+    private static func source(_ paths: [String], _ options: WatchOptions) -> Signal<FileEvent> {
+        Signal { observer in
+            do {
+                _ = try options.validated()
+            } catch {
+                observer.sendError(error)
+                return ActionDisposable {}
+            }
+            guard !paths.isEmpty else {
+                observer.sendError(FileWatchError(.noSuchPath("(no path given)")))
+                return ActionDisposable {}
+            }
+            let reader = InotifyReader.shared
+            let client = WatchClient(id: reader.makeID(), paths: paths, options: options, observer: observer)
+            reader.add(client)
+            return ActionDisposable { reader.remove(client.id) }
+        }
+    }
+}

@@ -1,0 +1,143 @@
+import Dispatch
+import Glibc
+import Signals
+import Synchronization
+
+/// The one thread that owns libinotifytools (process-global, not
+/// thread-safe: one static fd, one static buffer). Subscriptions reach it
+/// as commands through a locked queue and an eventfd that wakes its poll;
+/// it runs while at least one `WatchClient` is registered and, when the
+/// last leaves, removes every watch, closes the library and exits.
+final class InotifyReader: Sendable {
+    enum Command {
+        /// Register and arm a client; the semaphore is signalled once armed (or failed).
+        case add(WatchClient, DispatchSemaphore?)
+        case remove(Int)
+        /// Tests: drop the client's events from now on, as a full queue would.
+        case deafen(root: String, DispatchSemaphore)
+        /// Tests: read what is queued (dropping it for the deaf client), then
+        /// give that client an overflow and its rescan.
+        case overflow(root: String, DispatchSemaphore)
+    }
+
+    private struct State {
+        var commands: [Command] = []
+        var running = false
+    }
+
+    /// The process's reader.
+    static let shared = InotifyReader()
+
+    private let state = Locked(State())
+    private let nextID = Atomic<Int>(1)
+    private let readerThread = Atomic<UInt>(0)
+    private let watches = Atomic<Int>(0)
+    /// A pipe whose read end wakes the reader's poll when a command arrives.
+    let wakeFD: Int32
+    private let wakeWriteFD: Int32
+
+    private init() {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0, "rwatch: cannot create the reader's wake-up pipe")
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        }
+        wakeFD = ends[0]
+        wakeWriteFD = ends[1]
+    }
+
+    /// A fresh client id.
+    func makeID() -> Int { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    /// How many directories are watched now (for tests and diagnostics).
+    var watchCount: Int { watches.load(ordering: .relaxed) }
+
+    /// Whether the reader thread is alive.
+    var isRunning: Bool { state.withLock { $0.running } }
+
+    /// Registers `client` and, unless called from the reader thread itself
+    /// (a subscription made inside an event handler), waits until its
+    /// watches are in place, so that changes made after `subscribe` returns
+    /// are reported.
+    func add(_ client: WatchClient) {
+        let onReader = pthread_self() == readerThread.load(ordering: .acquiring)
+        let armed = onReader ? nil : DispatchSemaphore(value: 0)
+        submit(.add(client, armed))
+        armed?.wait()
+    }
+
+    /// Unregisters the client `id`; its watches go (asynchronously).
+    func remove(_ id: Int) {
+        submit(.remove(id))
+    }
+
+    /// Tests: makes the clients watching `root` drop events until `injectOverflow(root:)`.
+    func deafen(root: String) {
+        let done = DispatchSemaphore(value: 0)
+        submit(.deafen(root: root, done))
+        done.wait()
+    }
+
+    /// Tests: gives the clients watching `root` a queue overflow: an
+    /// `overflow` event, a rescan, and events for what changed meanwhile.
+    func injectOverflow(root: String) {
+        let done = DispatchSemaphore(value: 0)
+        submit(.overflow(root: root, done))
+        done.wait()
+    }
+
+    private func submit(_ command: Command) {
+        let start = state.withLock { state -> Bool in
+            state.commands.append(command)
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+        if start {
+            spawn()
+        } else {
+            var one: UInt8 = 1
+            _ = write(wakeWriteFD, &one, 1)
+        }
+    }
+
+    // MARK: Reader thread side
+
+    /// The pending commands; clears the wake-up fd.
+    func takeCommands() -> [Command] {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(wakeFD, &bytes, bytes.count) > 0 {}
+        return state.withLock { state in
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+
+    /// Called with no clients left and the library closed: stops the thread
+    /// unless commands arrived meanwhile.
+    func finishIfIdle() -> Bool {
+        state.withLock { state in
+            guard state.commands.isEmpty else { return false }
+            state.running = false
+            return true
+        }
+    }
+
+    func publish(watchCount: Int) {
+        watches.store(watchCount, ordering: .relaxed)
+    }
+
+    private func spawn() {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            let reader = Unmanaged<InotifyReader>.fromOpaque(context!).takeRetainedValue()
+            reader.readerThread.store(pthread_self(), ordering: .releasing)
+            ReaderLoop(reader: reader).run()
+            return nil
+        }, context)
+        precondition(result == 0, "rwatch: cannot start the inotify reader thread (error \(result))")
+        pthread_detach(thread)
+    }
+}

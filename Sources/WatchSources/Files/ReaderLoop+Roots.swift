@@ -1,0 +1,95 @@
+import Glibc
+
+/// Roots that are deleted or moved away: end the client, or wait for them
+/// with a sentinel watch on the deepest existing ancestor.
+extension ReaderLoop {
+    /// A watched directory reported its own deletion or move.
+    func directoryVanished(_ directory: String, moved: Bool) {
+        for client in clients {
+            for index in client.roots.indices where !client.roots[index].waiting {
+                let root = client.roots[index]
+                let hit = root.isFile ? FileSystem.parent(root.path) == directory : root.path == directory
+                if hit { rootLost(client, index, announced: false, kernelDropped: !moved) }
+            }
+            // A directory watched for a waiting root's return went too: look higher up.
+            if client.sentinels.contains(directory), !client.ended {
+                if !moved { table.markGone(directory) }
+                armSentinels(client)
+            }
+        }
+    }
+
+    /// Root `index` of `client` is gone: report it, then end or wait.
+    func rootLost(_ client: WatchClient, _ index: Int, announced: Bool, kernelDropped: Bool = false) {
+        guard !client.ended, !client.roots[index].waiting else { return }
+        let root = client.roots[index]
+        if !announced {
+            client.send(client.coalescer.expire(now: .infinity))
+            client.send([FileEvent(path: root.path, kind: .deleted, isDirectory: !root.isFile)])
+        }
+        let watchedRoot = root.isFile ? FileSystem.parent(root.path) : root.path
+        if root.isFile {
+            if FileSystem.kind(watchedRoot) == .directory, client.options.onRootDeleted == .waitForReappearance {
+                client.roots[index].waiting = true
+                do { try table.acquire(watchedRoot, for: client, sentinel: true) } catch { fail(client, error) }
+                return
+            }
+        }
+        table.releaseTree(watchedRoot, for: client, kernelDropped: kernelDropped)
+        guard client.options.onRootDeleted == .waitForReappearance else {
+            return fail(client, FileWatchError(.rootDeleted(root.path)))
+        }
+        client.roots[index].waiting = true
+        armSentinels(client)
+    }
+
+    /// Watches the deepest existing ancestor of every waiting root of `client`.
+    func armSentinels(_ client: WatchClient) {
+        for sentinel in client.sentinels { table.release(sentinel, kernelDropped: false) }
+        client.sentinels.removeAll()
+        var reappeared: [String] = []
+        for root in client.roots where root.waiting {
+            // Ancestors may be vanishing while we look (rm -rf in progress): climb until one holds.
+            var ancestor = FileSystem.parent(root.path)
+            while true {
+                while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
+                    ancestor = FileSystem.parent(ancestor)
+                }
+                do {
+                    if try table.acquire(ancestor, for: client, sentinel: true) || ancestor == "/" { break }
+                } catch {
+                    return fail(client, error)
+                }
+                ancestor = FileSystem.parent(ancestor)
+            }
+            // It may have come back before the sentinel landed.
+            if FileSystem.kind(root.path, follow: true) != .missing { reappeared.append(root.path) }
+        }
+        for path in reappeared { rootCandidateAppeared(path) }
+    }
+
+    /// Something appeared at `path`: a waiting root, or a directory on the way to one.
+    func rootCandidateAppeared(_ path: String) {
+        for client in clients where !client.ended {
+            for index in client.roots.indices where client.roots[index].waiting {
+                let root = client.roots[index].path
+                guard root == path || FileSystem.relative(root, to: path) != nil else { continue }
+                switch FileSystem.kind(root, follow: true) {
+                case .missing:
+                    armSentinels(client)
+                case let kind:
+                    client.roots[index].waiting = false
+                    armSentinels(client)
+                    client.roots[index].isFile = kind == .other
+                    do {
+                        let found = try armRoot(client, index, mode: .reportAll)
+                        client.send([FileEvent(path: root, kind: .created, isDirectory: kind == .directory)] + found)
+                    } catch {
+                        fail(client, error)
+                    }
+                }
+            }
+        }
+    }
+
+}

@@ -1,0 +1,101 @@
+/// Walking trees: arming a new directory, rescanning after an overflow.
+extension ReaderLoop {
+    /// Watches `start` and every directory below it that `client` wants,
+    /// reading ignore files on the way; returns the events `mode` asks for.
+    func walk(_ client: WatchClient, _ index: Int, from start: String, relative: String, mode: WalkMode)
+        throws(FileWatchError) -> [FileEvent]
+    {
+        var events: [FileEvent] = []
+        var stack = [(start, relative)]
+        while let (directory, relativePath) = stack.popLast() {
+            let isRoot = relativePath.isEmpty
+            if case .reportChangedSince = mode, !table.contains(directory), !isRoot {
+                events.append(FileEvent(path: directory, kind: .created, isDirectory: true))
+            }
+            try table.acquire(directory, for: client, isRoot: isRoot && directory == client.roots[index].path)
+            guard let entries = FileSystem.entries(directory) else { continue }
+            if client.roots[index].filter.useVCSIgnore, entries.contains(where: { PathFilter.isIgnoreFile($0.name) }) {
+                client.roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relativePath)
+            }
+            for entry in entries {
+                let path = FileSystem.join(directory, entry.name)
+                let childRelative = relativePath.isEmpty ? entry.name : relativePath + "/" + entry.name
+                let filter = client.roots[index].filter
+                if entry.isDirectory, filter.watchesDirectory(childRelative) {
+                    stack.append((path, childRelative))
+                }
+                switch mode {
+                case .silent:
+                    break
+                case .reportAll:
+                    if filter.reports(childRelative, isDirectory: entry.isDirectory) {
+                        events.append(FileEvent(path: path, kind: .created, isDirectory: entry.isDirectory))
+                        scanned.insert(path)
+                    }
+                case .reportChangedSince(let since):
+                    if !entry.isDirectory, filter.reports(childRelative, isDirectory: false),
+                       let changed = FileSystem.changeTime(path), changed >= since {
+                        events.append(FileEvent(path: path, kind: .modified))
+                    }
+                }
+            }
+        }
+        return events
+    }
+
+    /// A directory appeared at `path` (created or moved in): watch and scan
+    /// it for every client that wants it; the scan reports what it holds.
+    func directoryAppeared(_ path: String, kind: FileEvent.Kind, cookie: UInt32) {
+        for client in clients where client.deafSince == nil {
+            var events: [FileEvent] = []
+            if client.reports(path, isDirectory: true) {
+                events.append(FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie))
+            }
+            if client.wantsDirectory(path), let (index, relative) = client.locate(path) {
+                do {
+                    events += try walk(client, index, from: path, relative: relative, mode: .reportAll)
+                } catch {
+                    deliver(events, to: client)
+                    fail(client, error)
+                    continue
+                }
+            }
+            deliver(events, to: client)
+        }
+    }
+
+
+    /// Events were lost: say so, re-walk the trees (watching what is new),
+    /// forget directories that are gone, and report what changed since `since`.
+    func overflow(_ client: WatchClient, since: Double) {
+        guard !client.ended else { return }
+        client.send(client.coalescer.expire(now: .infinity))
+        client.send([FileEvent(path: client.roots.first?.path ?? "/", kind: .overflow)])
+        var events: [FileEvent] = []
+        for directory in client.watched where FileSystem.kind(directory) != .directory {
+            if client.reports(directory, isDirectory: true) {
+                events.append(FileEvent(path: directory, kind: .deleted, isDirectory: true))
+            }
+            client.watched.remove(directory)
+            table.release(directory, kernelDropped: true)
+        }
+        // Timestamps are coarse: look one second further back.
+        let threshold = since - 1
+        for index in client.roots.indices where !client.roots[index].waiting {
+            let root = client.roots[index]
+            if root.isFile {
+                if let changed = FileSystem.changeTime(root.path), changed >= threshold {
+                    events.append(FileEvent(path: root.path, kind: .modified))
+                }
+                continue
+            }
+            do {
+                events += try walk(client, index, from: root.path, relative: "", mode: .reportChangedSince(threshold))
+            } catch {
+                client.send(events)
+                return fail(client, error)
+            }
+        }
+        client.send(events)
+    }
+}

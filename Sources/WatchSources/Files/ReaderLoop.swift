@@ -1,0 +1,325 @@
+import Glibc
+
+/// The reader thread's state and loop: commands from subscribers, reading
+/// libinotifytools without blocking, and translating inotify records into
+/// `FileEvent`s for each client (renames, moves in and out, editor saves).
+/// Scanning lives in `ReaderLoop+Scanning`, vanishing roots in
+/// `ReaderLoop+Roots`, the shared watches in `WatchTable`.
+/// Created and used on the reader thread only.
+final class ReaderLoop {
+    struct PendingMove {
+        var path: String
+        var isDirectory: Bool
+        var cookie: UInt32
+    }
+
+    enum WalkMode {
+        case silent
+        case reportAll
+        case reportChangedSince(Double)
+    }
+
+    let reader: InotifyReader
+    var clients: [WatchClient] = []
+    var table = WatchTable()
+    var pendingMoves: [PendingMove] = []
+    /// Paths a scan just reported; their own create events, read later, are duplicates.
+    var scanned: Set<String> = []
+    /// When the kernel queue was last seen empty: an overflow lost only changes after it.
+    var lastIdle = FileSystem.now()
+    var startError: FileWatchError? = nil
+
+    init(reader: InotifyReader) {
+        self.reader = reader
+    }
+
+    func run() {
+        startLibrary()
+        var commandsPending = true
+        while true {
+            if commandsPending {
+                for command in reader.takeCommands() { execute(command) }
+            }
+            if clients.isEmpty {
+                InotifyLibrary.stop()
+                table.removeAll()
+                reader.publish(watchCount: 0)
+                if reader.finishIfIdle() { return }
+                startLibrary()
+                commandsPending = true
+                continue
+            }
+            reader.publish(watchCount: table.count)
+            commandsPending = wait()
+            drain()
+            expireHeldEvents()
+        }
+    }
+
+    func startLibrary() {
+        do {
+            table.descriptor = try InotifyLibrary.start()
+            startError = nil
+        } catch {
+            startError = error
+        }
+    }
+
+    // MARK: Commands
+
+    func execute(_ command: InotifyReader.Command) {
+        switch command {
+        case .add(let client, let armed):
+            arm(client)
+            armed?.signal()
+        case .remove(let id):
+            // Read what is queued first: IN_IGNORED records say which watches
+            // the kernel already dropped, so they are not removed twice.
+            drain()
+            if let client = clients.first(where: { $0.id == id }) { drop(client) }
+        case .deafen(let root, let done):
+            for client in clients where client.roots.first?.path == root {
+                client.deafSince = FileSystem.now()
+            }
+            done.signal()
+        case .overflow(let root, let done):
+            drain()
+            for client in clients where client.roots.first?.path == root {
+                let since = client.deafSince ?? lastIdle
+                client.deafSince = nil
+                overflow(client, since: since)
+            }
+            done.signal()
+        }
+    }
+
+    func arm(_ client: WatchClient) {
+        if let startError { return client.observer.sendError(startError) }
+        clients.append(client)
+        for index in client.roots.indices {
+            let path = client.roots[index].path
+            switch FileSystem.kind(path, follow: true) {
+            case .missing:
+                return fail(client, FileWatchError(.noSuchPath(path)))
+            case .directory:
+                break
+            case .other:
+                client.roots[index].isFile = true
+            }
+            do {
+                _ = try armRoot(client, index, mode: .silent)
+            } catch {
+                return fail(client, error)
+            }
+        }
+    }
+
+    /// Watches root `index` of `client` (its tree, or a file's parent).
+    func armRoot(_ client: WatchClient, _ index: Int, mode: WalkMode) throws(FileWatchError) -> [FileEvent] {
+        let root = client.roots[index]
+        if root.isFile {
+            try table.acquire(FileSystem.parent(root.path), for: client, isRoot: true)
+            return []
+        }
+        return try walk(client, index, from: root.path, relative: "", mode: mode)
+    }
+
+    func fail(_ client: WatchClient, _ error: FileWatchError) {
+        drop(client)
+        client.observer.sendError(error)
+    }
+
+    func drop(_ client: WatchClient) {
+        client.ended = true
+        for path in client.watched.union(client.sentinels) { table.release(path, kernelDropped: false) }
+        client.watched.removeAll()
+        client.sentinels.removeAll()
+        clients.removeAll { $0 === client }
+    }
+
+    // MARK: Reading
+
+    /// Blocks until inotify has something, a command arrives (returns true)
+    /// or a held event or the duplicate filter is due.
+    func wait() -> Bool {
+        var timeout: Int32 = -1
+        let deadlines = clients.compactMap(\.coalescer.nextDeadline)
+        if let next = deadlines.min() {
+            timeout = Int32(max(0, min(1000, (next - FileSystem.now()) * 1000 + 1)))
+        }
+        if !scanned.isEmpty { timeout = timeout < 0 ? 200 : min(timeout, 200) }
+        if table.descriptor == nil { timeout = timeout < 0 ? 20 : min(timeout, 20) }
+        var fds = [pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0)]
+        if let descriptor = table.descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        // Quiet for a moment (or busy for very long): late duplicates are no longer expected.
+        if ready == 0 || scanned.count > 200_000 { scanned.removeAll() }
+        return ready < 0 || fds[0].revents != 0
+    }
+
+    func drain() {
+        while let record = InotifyLibrary.next() {
+            handle(record)
+        }
+        for move in pendingMoves { movedOut(move) }
+        pendingMoves.removeAll()
+        lastIdle = FileSystem.now()
+    }
+
+    func expireHeldEvents() {
+        let now = FileSystem.now()
+        for client in clients where client.coalescer.nextDeadline.map({ $0 <= now }) == true {
+            let due = client.coalescer.expire(now: now)
+            deliverChecked(due, to: client)
+        }
+    }
+
+    // MARK: Translation
+
+    func handle(_ record: InotifyRecord) {
+        if record.has(InotifyRecord.queueOverflow) {
+            for client in clients { overflow(client, since: lastIdle) }
+            return
+        }
+        if record.has(InotifyRecord.ignored) {
+            // The kernel dropped this watch (its directory is gone): never remove it again.
+            table.markGone(wd: record.wd)
+            return
+        }
+        guard let directory = InotifyLibrary.path(of: record.wd), table.contains(directory) else { return }
+        if record.name.isEmpty {
+            if record.has(InotifyRecord.deleteSelf | InotifyRecord.moveSelf | InotifyRecord.unmount) {
+                directoryVanished(directory, moved: record.has(InotifyRecord.moveSelf))
+            }
+            return
+        }
+        let path = FileSystem.join(directory, record.name)
+        let isDirectory = record.has(InotifyRecord.isDirectory)
+        if PathFilter.isIgnoreFile(record.name) {
+            for client in clients { client.reloadIgnoreFiles(in: directory) }
+        }
+        if record.has(InotifyRecord.create) {
+            if scanned.remove(path) != nil { return }
+            rootCandidateAppeared(path)
+            if isDirectory {
+                directoryAppeared(path, kind: .created, cookie: 0)
+            } else {
+                route(FileEvent(path: path, kind: .created))
+            }
+        } else if record.has(InotifyRecord.movedFrom) {
+            scanned.remove(path)
+            pendingMoves.append(PendingMove(path: path, isDirectory: isDirectory, cookie: record.cookie))
+        } else if record.has(InotifyRecord.movedTo) {
+            if let index = pendingMoves.firstIndex(where: { $0.cookie == record.cookie }) {
+                let from = pendingMoves.remove(at: index)
+                movedWithin(from, to: path)
+            } else {
+                if scanned.remove(path) != nil { return }
+                rootCandidateAppeared(path)
+                if isDirectory {
+                    directoryAppeared(path, kind: .movedTo, cookie: record.cookie)
+                } else {
+                    route(FileEvent(path: path, kind: .movedTo, cookie: record.cookie))
+                }
+            }
+        } else if record.has(InotifyRecord.delete) {
+            scanned.remove(path)
+            if isDirectory { releaseTree(path, kernelDropped: true) }
+            route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), fileRootMayVanish: true)
+        } else if record.has(InotifyRecord.modify) {
+            route(FileEvent(path: path, kind: .modified, isDirectory: isDirectory))
+        } else if record.has(InotifyRecord.closeWrite) {
+            route(FileEvent(path: path, kind: .closedWrite, isDirectory: isDirectory))
+        } else if record.has(InotifyRecord.attrib) {
+            route(FileEvent(path: path, kind: .attributes, isDirectory: isDirectory))
+        }
+    }
+
+    /// Sends `event` to every client that reports its path. A watched single
+    /// file that is deleted is held briefly: an editor may be re-creating it.
+    func route(_ event: FileEvent, fileRootMayVanish: Bool = false) {
+        for client in clients where client.reports(event.path, isDirectory: event.isDirectory) {
+            if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
+                deliverChecked(client.coalescer.hold(event, now: FileSystem.now()), to: client)
+            } else {
+                deliver([event], to: client)
+            }
+        }
+    }
+
+    /// A rename whose both halves were seen.
+    func movedWithin(_ from: PendingMove, to path: String) {
+        let cookie = from.cookie
+        let watchedBefore = clients.map { client in client.watched.contains(from.path) }
+        if from.isDirectory { table.rename(from.path, to: path, in: clients.filter { $0.deafSince == nil }) }
+        for (position, client) in clients.enumerated() where client.deafSince == nil {
+            let fromReported = client.reports(from.path, isDirectory: from.isDirectory)
+            let toReported = client.reports(path, isDirectory: from.isDirectory)
+            let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
+            let target = FileEvent(path: path, kind: .movedTo, isDirectory: from.isDirectory, cookie: cookie)
+            var events: [FileEvent] = []
+            switch (fromReported, toReported) {
+            case (true, true):
+                events = [source, target]
+            case (true, false):
+                if from.isDirectory {
+                    events = [source]
+                } else {
+                    // Renamed to a name nobody reports (a backup): an editor's save begins.
+                    deliverChecked(client.coalescer.hold(source, now: FileSystem.now()), to: client)
+                }
+            case (false, true):
+                // From a name nobody reports (an editor's temporary file): the real path changed.
+                events = from.isDirectory ? [target] : [FileEvent(path: path, kind: .modified)]
+            case (false, false):
+                break
+            }
+            if from.isDirectory {
+                let wants = client.wantsDirectory(path)
+                if watchedBefore[position], !wants {
+                    table.releaseTree(path, for: client, kernelDropped: false)
+                } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
+                    do {
+                        events += try walk(client, index, from: path, relative: relative, mode: .reportAll)
+                    } catch {
+                        deliver(events, to: client)
+                        fail(client, error)
+                        continue
+                    }
+                }
+            }
+            deliverChecked(events, to: client)
+        }
+    }
+
+    /// A `movedFrom` whose `movedTo` never came: it left the watched trees.
+    func movedOut(_ move: PendingMove) {
+        if move.isDirectory { releaseTree(move.path, kernelDropped: false) }
+        let event = FileEvent(path: move.path, kind: .movedFrom, isDirectory: move.isDirectory, cookie: move.cookie)
+        route(event, fileRootMayVanish: true)
+    }
+
+    /// Delivers through the client's save coalescer.
+    func deliver(_ events: [FileEvent], to client: WatchClient) {
+        var out: [FileEvent] = []
+        for event in events { out += client.coalescer.pass(event) }
+        deliverChecked(out, to: client)
+    }
+
+    /// Sends events, then acts on those that say a watched single file is gone.
+    func deliverChecked(_ events: [FileEvent], to client: WatchClient) {
+        client.send(events)
+        for event in events where event.kind == .deleted || event.kind == .movedFrom {
+            if let index = client.rootIndex(of: event.path), client.roots[index].isFile {
+                rootLost(client, index, announced: true)
+            }
+        }
+    }
+
+    /// Releases every directory at or below `path`, for every client.
+    func releaseTree(_ path: String, kernelDropped: Bool) {
+        for client in clients where client.deafSince == nil {
+            table.releaseTree(path, for: client, kernelDropped: kernelDropped)
+        }
+    }
+}

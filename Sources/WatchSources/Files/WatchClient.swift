@@ -1,0 +1,83 @@
+import Signals
+
+/// One subscription to `FileWatcher`: its roots with their filters, the
+/// directories it holds watches on, and where its events go. Created on the
+/// subscribing thread, then touched only by `InotifyReader`'s thread.
+final class WatchClient: @unchecked Sendable {
+    // Safety: after `InotifyReader.add` hands it over, only the reader
+    // thread reads or writes any field; before that, only its creator.
+
+    struct Root {
+        /// Absolute, normalized.
+        var path: String
+        /// A single file is watched through its parent directory, so that
+        /// replacing it atomically does not lose the watch.
+        var isFile: Bool
+        var filter: PathFilter
+        /// True while the root is gone and `waitForReappearance` waits for it.
+        var waiting = false
+    }
+
+    let id: Int
+    var roots: [Root]
+    let options: WatchOptions
+    let observer: Observer<FileEvent>
+    /// Directories this client holds a watch reference on.
+    var watched: Set<String> = []
+    /// Directories watched only to notice a deleted root coming back.
+    var sentinels: Set<String> = []
+    var coalescer = SaveCoalescer()
+    /// Tests only: while set, this client reads nothing (no events, no
+    /// watch bookkeeping), as if the kernel queue had overflowed.
+    var deafSince: Double? = nil
+    var ended = false
+
+    init(id: Int, paths: [String], options: WatchOptions, observer: Observer<FileEvent>) {
+        self.id = id
+        self.options = options
+        self.observer = observer
+        let filter = PathFilter(options)
+        roots = paths.map { Root(path: $0, isFile: false, filter: filter) }
+    }
+
+    /// The root index and relative path of `path`, if this client covers it.
+    func locate(_ path: String) -> (root: Int, relative: String)? {
+        for (index, root) in roots.enumerated() where !root.waiting {
+            if root.isFile {
+                if path == root.path { return (index, "") }
+            } else if let relative = FileSystem.relative(path, to: root.path) {
+                return (index, relative)
+            }
+        }
+        return nil
+    }
+
+    /// Whether `path` is a directory this client wants watched.
+    func wantsDirectory(_ path: String) -> Bool {
+        guard let (index, relative) = locate(path), !roots[index].isFile else { return false }
+        return roots[index].filter.watchesDirectory(relative)
+    }
+
+    /// Whether a change of `path` is reported to this client.
+    func reports(_ path: String, isDirectory: Bool) -> Bool {
+        guard let (index, relative) = locate(path) else { return false }
+        return roots[index].filter.reports(relative, isDirectory: isDirectory)
+    }
+
+    /// The root whose path is exactly `path`.
+    func rootIndex(of path: String) -> Int? {
+        roots.firstIndex { $0.path == path && !$0.waiting }
+    }
+
+    /// Re-reads the ignore files of directory `directory` when it is in this client's tree.
+    func reloadIgnoreFiles(in directory: String) {
+        guard let (index, relative) = locate(directory), !roots[index].isFile else { return }
+        roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relative)
+    }
+
+    /// Delivers events, unless ended or (in tests) deafened.
+    func send(_ events: [FileEvent]) {
+        guard !ended, deafSince == nil else { return }
+        for event in events { observer.sendNext(event) }
+    }
+}

@@ -1,0 +1,109 @@
+import Glibc
+
+/// The directories under watch, shared by every client: one inotify watch
+/// per directory, counted by how many clients hold it, so that watching
+/// the same tree twice costs one set of watches. Reader thread only.
+struct WatchTable {
+    private struct Watch {
+        var wd: Int32
+        var holders: Int
+        /// The kernel removed it already (IN_IGNORED seen, or its directory deleted).
+        var gone = false
+    }
+
+    private var watches: [String: Watch] = [:]
+    /// libinotifytools' fd, when found: lets removals skip the library's
+    /// stderr complaint about watches the kernel already dropped.
+    var descriptor: Int32? = nil
+
+    var count: Int { watches.count }
+
+    func contains(_ directory: String) -> Bool { watches[directory] != nil }
+
+    /// Forgets everything (the library was closed, taking the watches with it).
+    mutating func removeAll() { watches.removeAll() }
+
+    /// The kernel dropped watch `wd`: never remove it again.
+    mutating func markGone(wd: Int32) {
+        if let path = InotifyLibrary.path(of: wd), watches[path]?.wd == wd { watches[path]?.gone = true }
+    }
+
+    /// The kernel dropped the watch on `directory`.
+    mutating func markGone(_ directory: String) {
+        watches[directory]?.gone = true
+    }
+
+    /// Makes `client` hold a watch on `directory` (as a tree directory, or
+    /// as a sentinel waiting for a root); false when the directory vanished
+    /// first. A root's failure, and running out of watches, throw.
+    @discardableResult
+    mutating func acquire(_ directory: String, for client: WatchClient, isRoot: Bool = false, sentinel: Bool = false)
+        throws(FileWatchError) -> Bool
+    {
+        if sentinel ? client.sentinels.contains(directory) : client.watched.contains(directory) { return true }
+        if let budget = client.options.watchBudget, client.watched.count >= budget {
+            throw FileWatchError(.watchLimit(path: directory, limit: budget))
+        }
+        if watches[directory] == nil {
+            switch InotifyLibrary.watch(directory, descriptor: descriptor) {
+            case .watching(let wd):
+                watches[directory] = Watch(wd: wd, holders: 0)
+            case .failed(let code) where code == ENOSPC:
+                throw FileWatchError(.watchLimit(path: directory, limit: InotifyLibrary.maxUserWatches))
+            case .failed(let code):
+                if isRoot { throw FileWatchError(code == ENOENT ? .noSuchPath(directory) : .cannotWatch(path: directory, errno: code)) }
+                return false
+            }
+        }
+        watches[directory]!.holders += 1
+        if sentinel { client.sentinels.insert(directory) } else { client.watched.insert(directory) }
+        return true
+    }
+
+    /// Drops one hold on `directory`; the last one removes the watch
+    /// (unless the kernel already has).
+    mutating func release(_ directory: String, kernelDropped: Bool) {
+        guard var watch = watches[directory] else { return }
+        watch.holders -= 1
+        if watch.holders > 0 {
+            watches[directory] = watch
+            return
+        }
+        watches[directory] = nil
+        if !kernelDropped, !watch.gone { InotifyLibrary.unwatch(watch.wd, descriptor: descriptor) }
+    }
+
+    /// Releases what `client` watches at or below `path`.
+    mutating func releaseTree(_ path: String, for client: WatchClient, kernelDropped: Bool) {
+        let below = client.watched.filter { FileSystem.relative($0, to: path) != nil }
+        for directory in below {
+            client.watched.remove(directory)
+            release(directory, kernelDropped: kernelDropped)
+        }
+    }
+
+    /// Directory `old` is now `new`: renames it and everything below it,
+    /// here, in libinotifytools and in `clients`' sets.
+    mutating func rename(_ old: String, to new: String, in clients: [WatchClient]) {
+        func moved(_ path: String) -> String? {
+            FileSystem.relative(path, to: old).map { $0.isEmpty ? new : FileSystem.join(new, $0) }
+        }
+        var renamed: [(wd: Int32, path: String)] = []
+        for (path, watch) in watches {
+            if let target = moved(path) {
+                watches[path] = nil
+                watches[target] = watch
+                renamed.append((watch.wd, target))
+            }
+        }
+        InotifyLibrary.rename(old, to: new, moved: renamed)
+        for client in clients {
+            for path in client.watched {
+                if let target = moved(path) {
+                    client.watched.remove(path)
+                    client.watched.insert(target)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import WatchSources
+
+@Suite struct ChangeBatchTests {
+    @Test func collectsPathsInFirstSeenOrderWithTheirKinds() {
+        let batch = ChangeBatch([
+            FileEvent(path: "/p/b.swift", kind: .modified),
+            FileEvent(path: "/p/a.swift", kind: .created),
+            FileEvent(path: "/p/b.swift", kind: .closedWrite),
+            FileEvent(path: "/p/b.swift", kind: .modified),
+        ])
+        #expect(batch.paths == ["/p/b.swift", "/p/a.swift"])
+        #expect(batch.kinds["/p/b.swift"] == [.modified, .closedWrite])
+        #expect(batch.events.count == 3)
+    }
+
+    @Test(arguments: [
+        (["/p/src/a.swift"], "/p/src"),
+        (["/p/src/a.swift", "/p/src/b.swift"], "/p/src"),
+        (["/p/src/x/a.swift", "/p/src/y/b.swift"], "/p/src"),
+        (["/p/src/a.swift", "/q/b.swift"], "/"),
+        (["/p/srcA/a", "/p/srcB/b"], "/p"),
+    ])
+    func commonRootIsTheDeepestSharedDirectory(_ example: ([String], String)) {
+        let batch = ChangeBatch(example.0.map { FileEvent(path: $0, kind: .modified) })
+        #expect(batch.commonRoot == example.1)
+    }
+
+    @Test func aDirectoryCountsAsItsOwnRoot() {
+        let batch = ChangeBatch([FileEvent(path: "/p/new", kind: .created, isDirectory: true),
+                                 FileEvent(path: "/p/new/f", kind: .created)])
+        #expect(batch.commonRoot == "/p/new")
+        #expect(ChangeBatch([]).commonRoot == nil)
+    }
+
+    @Test func mergingKeepsOrderAndCoalesces() {
+        let first = ChangeBatch([FileEvent(path: "/a", kind: .modified)])
+        let second = ChangeBatch([FileEvent(path: "/b", kind: .deleted), FileEvent(path: "/a", kind: .modified)])
+        let merged = first.merging(second)
+        #expect(merged.paths == ["/a", "/b"])
+        #expect(merged.events.count == 2)
+    }
+}

@@ -1,0 +1,129 @@
+import Glibc
+import Testing
+@testable import WatchSources
+
+/// Editors' save patterns must reach subscribers as a change of the real
+/// path only: no temporary or backup names, no delete or create of it.
+@Suite struct EditorSaveTests {
+    /// The kinds seen for `path`, and whether any other path (but the marker) was reported.
+    private func outcome(_ recorder: Recorder, _ dir: TempDir, _ path: String) -> (kinds: Set<FileEvent.Kind>, strays: [FileEvent]) {
+        let events = recorder.snapshot
+        let kinds = Set(events.filter { $0.path == path }.map(\.kind))
+        let strays = events.filter { $0.path != path && !$0.path.hasSuffix("zz-marker") }
+        return (kinds, strays)
+    }
+
+    @Test func writeToTempThenRenameIsOneModification() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("main.swift")
+        Disk.write(file, "old\n")
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        // JetBrains' safe write: new text to a temporary, old file to a backup, swap, drop the backup.
+        Disk.write(dir.at("main.swift___jb_tmp___"), "new\n")
+        Disk.rename(file, dir.at("main.swift___jb_old___"))
+        Disk.rename(dir.at("main.swift___jb_tmp___"), file)
+        Disk.remove(dir.at("main.swift___jb_old___"))
+        #expect(eventually { recorder.has(.modified, file) })
+        #expect(settle(recorder, in: dir.path))
+        let (kinds, strays) = outcome(recorder, dir, file)
+        #expect(kinds == [.modified])
+        #expect(strays.isEmpty)
+    }
+
+    @Test func sedInPlaceIsOneModification() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("notes.md")
+        Disk.write(file, "hello\n")
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        // `sed -i` writes ./sedXXXXXX, then renames it over the file.
+        Disk.write(dir.at("sedA1b2C3"), "HELLO\n")
+        Disk.rename(dir.at("sedA1b2C3"), file)
+        #expect(eventually { recorder.has(.modified, file) })
+        #expect(settle(recorder, in: dir.path))
+        let (kinds, strays) = outcome(recorder, dir, file)
+        #expect(kinds == [.modified])
+        #expect(strays.isEmpty)
+    }
+
+    @Test func vimBackupRenameWriteIsOneModification() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("app.c")
+        Disk.write(file, "int x;\n")
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        // vim (backupcopy=no): probe file 4913, rename to app.c~, write a new app.c, drop the backup.
+        Disk.write(dir.at("4913"), "")
+        Disk.remove(dir.at("4913"))
+        Disk.rename(file, dir.at("app.c~"))
+        Disk.write(file, "int y;\n")
+        chmod(file, 0o644)
+        Disk.remove(dir.at("app.c~"))
+        #expect(eventually { recorder.has(.closedWrite, file) })
+        #expect(settle(recorder, in: dir.path))
+        let (kinds, strays) = outcome(recorder, dir, file)
+        #expect(kinds.isSubset(of: [.modified, .closedWrite, .attributes]))
+        #expect(kinds.contains(.modified))
+        #expect(strays.isEmpty)
+    }
+
+    @Test func truncateAndWriteIsAModificationOfThePathOnly() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("config.json")
+        Disk.write(file, "{}\n")
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.write(file, "{\"a\": 1}\n")   // O_TRUNC, write, close: VS Code's default
+        #expect(eventually { recorder.has(.closedWrite, file) })
+        #expect(settle(recorder, in: dir.path))
+        let (kinds, strays) = outcome(recorder, dir, file)
+        #expect(kinds == [.modified, .closedWrite])
+        #expect(strays.isEmpty)
+        #expect(ChangeBatch(recorder.events(for: file)).paths == [file])
+    }
+
+    @Test func aWatchedSingleFileSurvivesAtomicReplacement() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("settings.toml")
+        Disk.write(file, "a = 1\n")
+        Disk.write(dir.at("sibling.txt"))
+        let (recorder, subscription) = record([file])
+        defer { subscription.dispose() }
+        Disk.write(dir.at(".settings.toml.tmp"), "a = 2\n")
+        Disk.rename(dir.at(".settings.toml.tmp"), file)
+        #expect(eventually { recorder.has(.modified, file) })
+        // Still watched after the replacement, and the old inode is no concern.
+        Disk.append(file, "b = 3\n")
+        #expect(eventually { recorder.events(for: file).filter { $0.kind == .modified }.count >= 2 })
+        // Its siblings stay unreported: by the time a later change of the file
+        // arrives, the sibling's change has been read and dropped.
+        Disk.append(dir.at("sibling.txt"), "noise")
+        Disk.append(file, "c = 4\n")
+        #expect(eventually { recorder.events(for: file).filter { $0.kind == .closedWrite }.count >= 2 })
+        #expect(recorder.failure.withLock { $0 } == nil)
+        #expect(recorder.snapshot.allSatisfy { $0.path == file })
+    }
+
+    @Test func aWatchedSingleFileSurvivesVimsSave() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("todo.txt")
+        Disk.write(file, "one\n")
+        let (recorder, subscription) = record([file])
+        defer { subscription.dispose() }
+        Disk.rename(file, dir.at("todo.txt~"))
+        Disk.write(file, "two\n")
+        Disk.remove(dir.at("todo.txt~"))
+        #expect(eventually { recorder.has(.closedWrite, file) })
+        Disk.append(file, "three\n")
+        #expect(eventually { recorder.events(for: file).filter { $0.kind == .closedWrite }.count >= 2 })
+        #expect(recorder.failure.withLock { $0 } == nil)
+        #expect(!recorder.snapshot.contains { [.deleted, .movedFrom, .created].contains($0.kind) })
+    }
+}

@@ -1,0 +1,180 @@
+import Glibc
+import Testing
+@testable import WatchSources
+
+@Suite struct FileWatcherTests {
+    @Test func reportsCreateModifyDelete() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        let file = dir.at("a.txt")
+        Disk.write(file)
+        #expect(eventually { recorder.has(.created, file) && recorder.has(.closedWrite, file) })
+        Disk.append(file, "more")
+        #expect(eventually { recorder.has(.modified, file) })
+        Disk.remove(file)
+        #expect(eventually { recorder.has(.deleted, file) })
+    }
+
+    @Test func watchesSubdirectoriesThatExistedAtStart() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("x/y/z"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        let file = dir.at("x/y/z/deep.txt")
+        Disk.write(file)
+        #expect(eventually { recorder.has(.closedWrite, file) })
+    }
+
+    @Test func reportsFilesMadeInsideANewDirectoryBeforeItsWatchLanded() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        // mkdir -p a/b/c && touch a/b/c/f, in one go.
+        Disk.makeDirectories(dir.at("a/b/c"))
+        Disk.write(dir.at("a/b/c/f"))
+        #expect(eventually { recorder.has(.created, dir.at("a/b/c/f")) })
+        #expect(recorder.has(.created, dir.at("a/b/c")))
+        // And the new directories are watched from now on.
+        Disk.write(dir.at("a/b/c/later"))
+        #expect(eventually { recorder.has(.closedWrite, dir.at("a/b/c/later")) })
+        #expect(settle(recorder, in: dir.path))
+        #expect(recorder.events(for: dir.at("a/b/c/f")).filter { $0.kind == .created }.count == 1)
+    }
+
+    @Test func pairsAFileRenameByCookie() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.write(dir.at("old.txt"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.rename(dir.at("old.txt"), dir.at("new.txt"))
+        #expect(eventually { recorder.has(.movedTo, dir.at("new.txt")) })
+        let from = recorder.events(for: dir.at("old.txt")).first { $0.kind == .movedFrom }
+        let to = recorder.events(for: dir.at("new.txt")).first { $0.kind == .movedTo }
+        #expect(from != nil && from?.cookie == to?.cookie && to?.cookie != 0)
+    }
+
+    @Test func keepsPathsRightAfterADirectoryRename() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("before/inner"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.rename(dir.at("before"), dir.at("after"))
+        #expect(eventually { recorder.has(.movedTo, dir.at("after")) })
+        let file = dir.at("after/inner/file.txt")
+        Disk.write(file)
+        #expect(eventually { recorder.has(.closedWrite, file) })
+        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(dir.at("before/")) })
+    }
+
+    @Test func reportsMovesOutOfAndIntoTheTree() {
+        let dir = TempDir()
+        let outside = TempDir()
+        defer { dir.remove(); outside.remove() }
+        Disk.write(dir.at("leaving.txt"))
+        Disk.makeDirectories(outside.at("incoming/sub"))
+        Disk.write(outside.at("incoming/sub/payload.txt"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.rename(dir.at("leaving.txt"), outside.at("leaving.txt"))
+        #expect(eventually { recorder.has(.movedFrom, dir.at("leaving.txt")) })
+        Disk.rename(outside.at("incoming"), dir.at("incoming"))
+        #expect(eventually { recorder.has(.movedTo, dir.at("incoming")) })
+        #expect(eventually { recorder.has(.created, dir.at("incoming/sub/payload.txt")) })
+        // The moved-in tree is watched.
+        Disk.write(dir.at("incoming/sub/new.txt"))
+        #expect(eventually { recorder.has(.closedWrite, dir.at("incoming/sub/new.txt")) })
+    }
+
+    @Test func stopsWatchingADirectoryMovedOut() {
+        let dir = TempDir()
+        let outside = TempDir()
+        defer { dir.remove(); outside.remove() }
+        Disk.makeDirectories(dir.at("gone"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        Disk.rename(dir.at("gone"), outside.at("gone"))
+        #expect(eventually { recorder.has(.movedFrom, dir.at("gone")) })
+        Disk.write(outside.at("gone/after.txt"))
+        #expect(settle(recorder, in: dir.path))
+        #expect(!recorder.snapshot.contains { $0.path.hasSuffix("after.txt") })
+    }
+
+    @Test func sharesOneSetOfWatchesAndRemovesThemOnLastDispose() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("one/two"))
+        let first = record([dir.path])
+        let second = record([dir.path])
+        let third = record([dir.path], options: WatchOptions(extensions: ["txt"]))
+        // Three subscribers, two of them to the very same signal: one kernel watch per directory.
+        #expect(kernelWatches(dir.at("one/two")) == 1)
+        Disk.write(dir.at("one/two/f"))
+        #expect(eventually { first.0.has(.closedWrite, dir.at("one/two/f")) && second.0.has(.closedWrite, dir.at("one/two/f")) })
+        first.1.dispose()
+        third.1.dispose()
+        Disk.write(dir.at("one/g"))
+        #expect(eventually { second.0.has(.closedWrite, dir.at("one/g")) })
+        #expect(kernelWatches(dir.at("one/two")) == 1)
+        second.1.dispose()
+        // The last subscriber left: the tree's watches are removed.
+        #expect(eventually { kernelWatches(dir.path) == 0 && kernelWatches(dir.at("one/two")) == 0 })
+    }
+
+    @Test func nonexistentPathFailsNamingIt() {
+        let (recorder, subscription) = record(["/nonexistent/rwatch-\(getpid())/x"])
+        defer { subscription.dispose() }
+        let error = recorder.failure.withLock { $0 }
+        #expect(error?.reason == .noSuchPath("/nonexistent/rwatch-\(getpid())/x"))
+        #expect(error?.description.contains("/nonexistent/rwatch-\(getpid())/x: no such file or directory") == true)
+    }
+
+    @Test func watchLimitErrorNamesTheLimitAndTheSysctl() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name)) }
+        var options = WatchOptions()
+        options.watchBudget = 2
+        let (recorder, subscription) = record([dir.path], options: options)
+        defer { subscription.dispose() }
+        let error = recorder.failure.withLock { $0 }
+        #expect(error?.description.contains("fs.inotify.max_user_watches = 2") == true)
+        #expect(error?.description.contains("sysctl fs.inotify.max_user_watches=") == true)
+    }
+
+    @Test func subscribersOfDifferentTreesSeeOnlyTheirOwn() {
+        let left = TempDir()
+        let right = TempDir()
+        defer { left.remove(); right.remove() }
+        let (l, ls) = record([left.path])
+        let (r, rs) = record([right.path])
+        defer { ls.dispose(); rs.dispose() }
+        Disk.write(left.at("l.txt"))
+        Disk.write(right.at("r.txt"))
+        #expect(eventually { l.has(.closedWrite, left.at("l.txt")) && r.has(.closedWrite, right.at("r.txt")) })
+        #expect(!l.snapshot.contains { $0.path.hasPrefix(right.path) })
+        #expect(!r.snapshot.contains { $0.path.hasPrefix(left.path) })
+    }
+}
+
+/// How many inotify watches in this process are on `path`'s inode (read
+/// from /proc/self/fdinfo, so it counts what the kernel really holds).
+func kernelWatches(_ path: String) -> Int {
+    var info = stat()
+    guard stat(path, &info) == 0, let fds = FileSystem.entries("/proc/self/fd") else { return 0 }
+    let inode = " ino:" + String(info.st_ino, radix: 16) + " "
+    var count = 0
+    for entry in fds {
+        guard let text = FileSystem.read("/proc/self/fdinfo/\(entry.name)"), text.contains("inotify wd:") else { continue }
+        count += text.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") && $0.contains(inode) }.count
+    }
+    return count
+}
+
+/// Whether some inotify watch in this process is on `path`.
+func watching(_ path: String) -> Bool { kernelWatches(path) > 0 }

@@ -1,0 +1,52 @@
+@testable import Signals
+import Testing
+@testable import WatchSources
+
+@Suite struct RecreatedDirectoryTests {
+    @Test func aDirectoryDeletedAndMadeAgainIsWatchedAgain() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.makeDirectories(dir.at("cache/inner"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        for round in 1...3 {
+            Disk.removeTree(dir.at("cache"))
+            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .deleted }.count == round })
+            Disk.makeDirectories(dir.at("cache/inner"))
+            #expect(eventually { recorder.events(for: dir.at("cache")).filter { $0.kind == .created }.count == round })
+            // inner may be watched only after f is written: then the scan reports f as created.
+            let file = dir.at("cache/inner/f\(round)")
+            Disk.write(file)
+            #expect(eventually { recorder.has(.created, file) })
+            let later = dir.at("cache/inner/g\(round)")
+            Disk.write(later)
+            #expect(eventually { recorder.has(.created, later) })
+        }
+    }
+
+    @Test func aSubscriptionMadeInsideAnEventHandlerDoesNotDeadlock() {
+        let dir = TempDir()
+        let other = TempDir()
+        defer { dir.remove(); other.remove() }
+        let inner = Recorder()
+        let innerSubscription = Locked<(any Disposable)?>(nil)
+        let outer = FileWatcher.watch([dir.path]).subscribe(onNext: { event in
+            guard event.path.hasSuffix("trigger"), event.kind == .created else { return }
+            // Runs on the reader thread: subscribing here must not wait for itself.
+            let made = FileWatcher.watch([other.path]).subscribe(onNext: { seen in
+                inner.events.withLock { $0.append(seen) }
+            })
+            innerSubscription.withLock { $0 = made }
+        })
+        defer { outer.dispose(); innerSubscription.withLock { $0?.dispose() } }
+        Disk.write(dir.at("trigger"))
+        #expect(eventually { innerSubscription.withLock { $0 != nil } })
+        // Armed a moment later, on the reader's next turn: keep writing until seen.
+        var round = 0
+        #expect(eventually {
+            round += 1
+            Disk.write(other.at("f\(round)"))
+            return !inner.snapshot.isEmpty
+        })
+    }
+}

@@ -1,0 +1,87 @@
+import Glibc
+import Testing
+@testable import WatchSources
+
+@Suite struct RootAndOverflowTests {
+    @Test func overflowGivesAnOverflowEventThenWhatChanged() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.write(dir.at("untouched.txt"))
+        Disk.makeDirectories(dir.at("old"))
+        let (recorder, subscription) = record([dir.path])
+        defer { subscription.dispose() }
+        // Events from here on are lost, as when the kernel queue overflows.
+        InotifyReader.shared.deafen(root: dir.path)
+        Disk.write(dir.at("lost-1.txt"))
+        Disk.makeDirectories(dir.at("newdir/deeper"))
+        Disk.write(dir.at("newdir/deeper/lost-2.txt"))
+        Disk.removeTree(dir.at("old"))
+        InotifyReader.shared.injectOverflow(root: dir.path)
+        #expect(eventually { recorder.has(.modified, dir.at("newdir/deeper/lost-2.txt")) })
+        let events = recorder.snapshot
+        let overflowAt = events.firstIndex { $0.kind == .overflow }
+        let lostAt = events.firstIndex { $0.path == dir.at("lost-1.txt") }
+        #expect(overflowAt != nil && lostAt != nil && overflowAt! < lostAt!)
+        #expect(recorder.has(.created, dir.at("newdir")))
+        #expect(recorder.has(.deleted, dir.at("old")))
+        // The rescan watched the new directories too.
+        Disk.write(dir.at("newdir/deeper/after.txt"))
+        #expect(eventually { recorder.has(.closedWrite, dir.at("newdir/deeper/after.txt")) })
+    }
+
+    @Test func deletingTheRootReportsItThenFails() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = dir.at("project")
+        Disk.makeDirectories(root + "/src")
+        let (recorder, subscription) = record([root])
+        defer { subscription.dispose() }
+        Disk.removeTree(root)
+        #expect(eventually { recorder.failure.withLock { $0 } != nil })
+        #expect(recorder.has(.deleted, root))
+        let error = recorder.failure.withLock { $0 }
+        #expect(error?.reason == .rootDeleted(root))
+        #expect(error?.description == "watched path \(root) was deleted or moved away")
+    }
+
+    @Test func movingTheRootAwayCountsAsDeletion() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = dir.at("project")
+        Disk.makeDirectories(root)
+        let (recorder, subscription) = record([root])
+        defer { subscription.dispose() }
+        Disk.rename(root, dir.at("elsewhere"))
+        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(root) })
+    }
+
+    @Test func waitsForADeletedRootToReappear() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = dir.at("a/b/project")
+        Disk.makeDirectories(root)
+        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance))
+        defer { subscription.dispose() }
+        Disk.removeTree(dir.at("a"))
+        #expect(eventually { recorder.has(.deleted, root) })
+        Disk.makeDirectories(root + "/src")
+        Disk.write(root + "/src/main.swift")
+        #expect(eventually { recorder.has(.created, root + "/src/main.swift") })
+        #expect(recorder.has(.created, root))
+        Disk.write(root + "/src/later.swift")
+        #expect(eventually { recorder.has(.closedWrite, root + "/src/later.swift") })
+        #expect(recorder.failure.withLock { $0 } == nil)
+    }
+
+    @Test func deletingAWatchedFileReportsItThenFails() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("only.txt")
+        Disk.write(file)
+        let (recorder, subscription) = record([file])
+        defer { subscription.dispose() }
+        Disk.remove(file)
+        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(file) })
+        #expect(recorder.has(.deleted, file))
+    }
+}
