@@ -48,7 +48,7 @@ import Testing
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
         let script = "sleep 300 & echo $! >> ../grandchildren; echo $$ >> ../children; wait"
-        let rwatch = RWatch(["-r", "-d", "0", "--", "sh", "-c", script], in: scratch.file("watched"), scratch: scratch)
+        let rwatch = RWatch(["-r", "-d", "100ms", "--", "sh", "-c", script], in: scratch.file("watched"), scratch: scratch)
         #expect(eventually { lines(scratch.read("children")).count == 1 && lines(scratch.read("grandchildren")).count == 1 })
         scratch.write("watched/change", "x")
         #expect(eventually { lines(scratch.read("children")).count >= 2 })
