@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 APT_PKGS   := libinotifytools0-dev
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-tsan install clean
+.PHONY: all deps build run test test-tsan install uninstall clean
 
 all: build
 
@@ -24,8 +24,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Rebuilds the bundled demo package on every save of recipes/demo/Sources:
+# edit recipes/demo/Sources/Greeting/Greeting.swift in another terminal.
 run: build
-	$(SWIFT) run rwatch --help
+	@echo "rwatch: edit recipes/demo/Sources/Greeting/Greeting.swift and save; Ctrl-C to stop"
+	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
 test: deps
 	$(SWIFT) test
@@ -33,6 +36,35 @@ test: deps
 # The reactive core under ThreadSanitizer.
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SignalsTests
+
+# Installs rwatch with what recipe compilation needs, so that an installed
+# rwatch compiles recipes outside the source tree:
+#   $(PREFIX)/bin/rwatch
+#   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources)
+#   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
+install: deps
+	$(SWIFT) build -c release --product rwatch
+	$(SWIFT) build -c release --product RecipeKit
+	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	set -e; \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/rwatch/Modules \
+	    $(DESTDIR)$(PREFIX)/share/rwatch/recipes $(DESTDIR)$(PREFIX)/share/man/man1; \
+	install -m 755 $$bin/rwatch $(DESTDIR)$(PREFIX)/bin/rwatch; \
+	install -m 755 $$bin/libRecipeKit.so $(DESTDIR)$(PREFIX)/lib/rwatch/libRecipeKit.so; \
+	for m in RecipeKit Signals WatchSources; do \
+	    for ext in swiftmodule swiftdoc; do \
+	        if [ -e $$bin/Modules/$$m.$$ext ]; then cp -R $$bin/Modules/$$m.$$ext $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/; fi; \
+	    done; \
+	done; \
+	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools; \
+	install -m 644 Sources/CInotifyTools/module.modulemap Sources/CInotifyTools/shim.h $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools/; \
+	install -m 644 recipes/*.swift $(DESTDIR)$(PREFIX)/share/rwatch/recipes/; \
+	install -m 644 man/rwatch.1 $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1; \
+	echo "installed rwatch in $(DESTDIR)$(PREFIX)"
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/bin/rwatch $(DESTDIR)$(PREFIX)/lib/rwatch \
+	    $(DESTDIR)$(PREFIX)/share/rwatch $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1
 
 clean:
 	rm -rf .build .build-*

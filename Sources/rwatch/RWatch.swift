@@ -1,14 +1,49 @@
 import ArgumentParser
+import Glibc
 import RecipeKit
 
+/// The `rwatch` command: ad-hoc watch-and-run by default, plus the recipe
+/// and inspection subcommands.
 @main
 struct RWatch: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rwatch",
-        abstract: "Watch files, timers and processes; run commands when they change."
+        abstract: "Watch files, timers and processes; run commands when they change.",
+        discussion: """
+            With no subcommand, rwatch watches files and runs COMMAND on every change \
+            (see `rwatch watch --help` for every option). Changed paths reach the command \
+            as RWATCH_PATHS, RWATCH_COMMON_PATH and RWATCH_EVENTS_FILE, never pasted into it.
+
+            Examples:
+              rwatch -e swift -- swift build              (rebuild on save)
+              rwatch -r -w Sources -- swift run server    (restart a server)
+              rwatch -1 -- make test                      (run once, exit with its status)
+              rwatch --shell sh -- 'echo "$RWATCH_PATHS"' (see what changed)
+              rwatch run rebuild-on-save                  (a bundled recipe)
+              rwatch check my-recipe.swift                (compile a recipe only)
+              rwatch events . --json                      (file events as JSON lines)
+              rwatch tail app.log --grep 'error|warn'     (follow a log, filtered)
+
+            Exit status: 0 ok; under --once the command's own status (128+N when it died \
+            of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
+            """,
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, Events.self, TailFiles.self],
+        defaultSubcommand: Watch.self
     )
 
-    func run() throws {
-        print(RWatch.helpMessage())
+    /// Parses and runs; any usage or recipe error is one line on stderr and
+    /// exit status 2 (ArgumentParser's default would be 64).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .success {
+                Swift.print(fullMessage(for: error))
+                Glibc.exit(0)
+            }
+            Terminal.error(message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
+            Glibc.exit(2)
+        }
     }
 }

@@ -1,0 +1,114 @@
+import Glibc
+
+/// Runs one command per trigger under an `OnBusy` policy and sends a
+/// `RunResult` for every run that ends. One instance per subscription of a
+/// run action (and `run` shares that subscription, so one per action).
+final class CommandAction<Trigger: RunTrigger>: Sendable {
+    private let arguments: [String]
+    private let options: RunOptions
+    private let observer: Observer<RunResult>
+    private let machine: Locked<RunMachine<Trigger>>
+    /// The current run's process subscription.
+    private let current = SerialDisposable()
+    /// The SIGKILL timer of a stop in progress.
+    private let killTimer = SerialDisposable()
+    private let scheduler: any Scheduler
+
+    init(arguments: [String], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
+        self.arguments = arguments
+        self.options = options
+        self.observer = observer
+        self.scheduler = scheduler
+        machine = Locked(RunMachine(policy: policy))
+    }
+
+    func receive(_ trigger: Trigger) {
+        perform(machine.withLock { $0.receive(trigger) })
+    }
+
+    func complete() {
+        perform(machine.withLock { $0.completed() })
+    }
+
+    /// Stops the running command's group (the process subscription's
+    /// dispose) and waits until no member of it is left running, so that a
+    /// caller about to exit leaves no child behind.
+    func dispose() {
+        let group: Int32? = machine.withLock { state in
+            switch state.phase {
+            case .running(let group): return group
+            case .stopping(let group): return group
+            case .idle, .starting: return nil
+            }
+        }
+        killTimer.dispose()
+        current.dispose()
+        if let group { GroupReaper.waitUntilGone(group, grace: options.stopTimeout) }
+    }
+
+    private func perform(_ step: RunMachine<Trigger>.Step) {
+        switch step {
+        case .none:
+            break
+        case .start(let trigger):
+            start(trigger)
+        case .stop(let group):
+            kill(-group, options.stopSignal)
+            killTimer.disposable = scheduler.schedule(after: options.stopTimeout) { kill(-group, SIGKILL) }
+        case .signal(let group, let number):
+            kill(-group, number)
+        case .complete:
+            observer.sendCompleted()
+        }
+    }
+
+    private func start(_ trigger: Trigger) {
+        let environment = RunEnvironment(trigger.changes)
+        if options.clearScreen { Terminal.clearScreen() }
+        if options.statusLines { Terminal.starting(arguments, name: options.name, changes: trigger.changes) }
+        var process = ProcessOptions()
+        process.environment = options.environment.merging(environment.variables) { $1 }
+        process.workingDirectory = options.workingDirectory
+        process.shell = options.shell
+        process.stopSignal = options.stopSignal
+        process.gracePeriod = options.stopTimeout
+        process.captureOutput = options.outputPrefix != nil
+        let began = ContinuousClock.now
+        let group = Locked<Int32?>(nil)
+        let slot = SerialDisposable()
+        current.disposable = slot
+        slot.disposable = ProcessSource.run(arguments, options: process).subscribe { [self] event in
+            switch event {
+            case .next(.started(let pid)):
+                group.withLock { $0 = pid }
+                perform(machine.withLock { $0.started(group: pid) })
+            case .next(.stdout(let line)):
+                Terminal.output(line, prefix: options.outputPrefix ?? "", toStandardError: false)
+            case .next(.stderr(let line)):
+                Terminal.output(line, prefix: options.outputPrefix ?? "", toStandardError: true)
+            case .next(.exited(let status)):
+                finish(trigger, status, ContinuousClock.now - began, group: group.withLock { $0 }, environment)
+            case .error(let error):
+                Terminal.error("\(error)")
+                finish(trigger, .exited(127), ContinuousClock.now - began, group: nil, environment)
+            case .completed:
+                break
+            }
+        }
+    }
+
+    private func finish(_ trigger: Trigger, _ status: ExitStatus, _ duration: Duration, group: Int32?, _ environment: RunEnvironment) {
+        killTimer.disposable = nil
+        let stopping = machine.withLock { state -> Bool in
+            if case .stopping = state.phase { return true }
+            return false
+        }
+        if stopping, let group { GroupReaper.reap(group, within: options.stopTimeout) }
+        environment.remove()
+        if options.statusLines { Terminal.finished(options.name ?? RunResult.name(of: arguments), status, duration) }
+        let name = options.name ?? RunResult.name(of: arguments)
+        let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
+        observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
+        perform(machine.withLock { $0.exited() })
+    }
+}

@@ -1,0 +1,23 @@
+import Glibc
+
+/// How `notify(message:)` reaches the user.
+enum Notifier {
+    /// `notify-send rwatch MESSAGE` when notify-send is on PATH and a
+    /// display is set, else nil.
+    static func desktopCommand(_ message: String) -> [String]? {
+        guard getenv("DISPLAY") != nil || getenv("WAYLAND_DISPLAY") != nil else { return nil }
+        let path = getenv("PATH").map { String(cString: $0) } ?? ""
+        for dir in path.split(separator: ":") where access("\(dir)/notify-send", X_OK) == 0 {
+            return ["\(dir)/notify-send", "rwatch", message]
+        }
+        return nil
+    }
+
+    static func show(_ message: String, command: [String]?) {
+        if let command {
+            _ = ProcessSource.run(command, options: ProcessOptions()).subscribe()
+        } else {
+            Terminal.status("\u{7}" + message, color: .yellow)
+        }
+    }
+}

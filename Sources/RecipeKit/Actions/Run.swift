@@ -1,0 +1,44 @@
+extension Signal where Value: RunTrigger {
+    /// Runs `arguments` (argv, no shell unless `options.shell` says so) for
+    /// every value, under the `onBusy` policy, and sends a `RunResult` when a
+    /// run ends.
+    ///
+    ///     batches:  -a----b-c---------|
+    ///     command:   [==a==][==bc==]        onBusy: .queue (b and c merged)
+    ///     output:   -------r------r----|
+    ///
+    /// The changed paths reach the command as environment variables
+    /// (`RWATCH_PATHS`, `RWATCH_COMMON_PATH`, `RWATCH_EVENTS_FILE`), never
+    /// pasted into a command string.
+    ///
+    /// The action is a side effect and runs once per value however many
+    /// observers subscribe to its result: the returned signal is shared.
+    /// Upstream completion completes it after the last run (and the pending
+    /// one) has ended; an upstream error passes through at once. Disposing
+    /// stops the running command's process group.
+    public func run(
+        _ arguments: [String],
+        onBusy: OnBusy = .queue,
+        options: RunOptions = RunOptions(),
+        scheduler: some Scheduler = QueueScheduler(label: "rwatch.run")
+    ) -> Signal<RunResult> {
+        precondition(!arguments.isEmpty, "run needs a command")
+        let source = self
+        return Signal<RunResult> { observer in
+            let action = CommandAction<Value>(
+                arguments: arguments, policy: onBusy, options: options, scheduler: scheduler, observer: observer
+            )
+            let upstream = source.subscribe { event in
+                switch event {
+                case .next(let trigger): action.receive(trigger)
+                case .error(let error): observer.sendError(error)
+                case .completed: action.complete()
+                }
+            }
+            return ActionDisposable {
+                upstream.dispose()
+                action.dispose()
+            }
+        }.sharedStrongly()
+    }
+}

@@ -1,0 +1,108 @@
+import Glibc
+
+/// The environment variables that tell a command what changed, and the
+/// events file behind `RWATCH_EVENTS_FILE`:
+///
+/// - `RWATCH_PATHS`: the changed paths, one per line, cut at 64 KiB (at a
+///   line end), in which case `RWATCH_PATHS_TRUNCATED=1` is set too;
+/// - `RWATCH_COMMON_PATH`: the deepest directory holding every changed path;
+/// - `RWATCH_EVENTS_FILE`: a file with the whole batch as JSON lines
+///   (`{"path":…,"kind":…,"isDirectory":…}`), always complete, private
+///   (0600 in a 0700 directory) and removed when the run ends.
+struct RunEnvironment: Sendable {
+    static let pathsLimit = 64 * 1024
+
+    private(set) var variables: [String: String] = [:]
+    private var eventsFile: String?
+
+    init(_ changes: ChangeBatch?) {
+        let paths = changes?.paths ?? []
+        var joined = ""
+        var truncated = false
+        for path in paths {
+            let extra = (joined.isEmpty ? 0 : 1) + path.utf8.count
+            if joined.utf8.count + extra > Self.pathsLimit {
+                truncated = true
+                break
+            }
+            if !joined.isEmpty { joined += "\n" }
+            joined += path
+        }
+        variables["RWATCH_PATHS"] = joined
+        if truncated { variables["RWATCH_PATHS_TRUNCATED"] = "1" }
+        variables["RWATCH_COMMON_PATH"] = changes?.commonRoot ?? ""
+        if let file = Self.writeEvents(changes?.events ?? []) {
+            eventsFile = file
+            variables["RWATCH_EVENTS_FILE"] = file
+        }
+    }
+
+    /// Deletes the events file.
+    func remove() {
+        guard let eventsFile else { return }
+        unlink(eventsFile)
+        Self.directory.withLock { $0.live -= 1 }
+    }
+
+    // MARK: The private directory
+
+    private struct Directory {
+        var path: String?
+        /// Events files written and not yet removed.
+        var live = 0
+        var counter = 0
+    }
+
+    private static let directory = Locked(Directory())
+
+    /// Deletes the private directory (at the end of `RecipeRunner.run`)
+    /// unless a run still uses a file in it.
+    static func removeDirectory() {
+        directory.withLock { state in
+            guard let path = state.path, state.live == 0 else { return }
+            rmdir(path)
+            state.path = nil
+        }
+    }
+
+    /// Creates the next events file in the private directory (made on
+    /// first use, 0700) and returns its descriptor and path.
+    private static func createEventsFile() -> (Int32, String)? {
+        directory.withLock { state in
+            if state.path == nil {
+                let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+                var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
+                guard let made = mkdtemp(&template) else { return nil }
+                state.path = String(cString: made)
+            }
+            guard let dir = state.path else { return nil }
+            state.counter += 1
+            let path = "\(dir)/events-\(state.counter).jsonl"
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { return nil }
+            state.live += 1
+            return (fd, path)
+        }
+    }
+
+    private static func writeEvents(_ events: [FileEvent]) -> String? {
+        guard let (fd, path) = createEventsFile() else { return nil }
+        defer { close(fd) }
+        var text = ""
+        for event in events { text += JSONLine.encode(event) + "\n" }
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                unlink(path)
+                directory.withLock { $0.live -= 1 }
+                return nil
+            }
+            offset += written
+        }
+        bytes.removeAll()
+        return path
+    }
+}

@@ -1,0 +1,53 @@
+import Glibc
+
+/// A recipe: a name, a one-line description, and the pipelines it runs.
+///
+/// A recipe file declares one, the way `Package.swift` declares a `Package`:
+///
+///     import RecipeKit
+///
+///     let recipe = Recipe("rebuild-on-save", "swift build, then swift test, on every save") {
+///         FileWatcher.watch(["Sources", "Tests"], options: .matching("**/*.swift"))
+///             .batched(.milliseconds(100))
+///             .run(["swift", "build"], onBusy: .restart)
+///             .then(["swift", "test"])
+///     }
+///
+/// Every signal written in the body is one pipeline; they run side by side
+/// (merged). The body is evaluated only when the recipe runs, so building a
+/// `Recipe` has no side effect. `rwatch run` ends when every pipeline has
+/// completed (exiting with the last command's status) or on Ctrl-C (130).
+public struct Recipe: Sendable {
+    /// A short name, as `rwatch recipes` lists it.
+    public let name: String
+    /// One line saying what the recipe does.
+    public let description: String
+    private let body: @Sendable () -> [Pipeline]
+
+    /// A recipe whose body lists the pipelines to run.
+    public init(_ name: String, _ description: String = "", @PipelineBuilder _ body: @escaping @Sendable () -> [Pipeline]) {
+        self.name = name
+        self.description = description
+        self.body = body
+    }
+
+    /// The arguments given after the recipe on the command line
+    /// (`rwatch run tail-errors app.log` gives `["app.log"]`).
+    public static var arguments: [String] {
+        let given = CommandLine.arguments.dropFirst()
+        return Array(given.first == "--" ? given.dropFirst() : given)
+    }
+
+    /// The value of environment variable `name`, nil when unset or empty:
+    /// how a recipe takes settings (`RWATCH_BUILD="make -j4"`).
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }
+
+    /// All pipelines merged; each value is the shell status of a finished
+    /// command run, or nil for values that are not runs.
+    var outcomes: Signal<Int32?> {
+        Signal.merge(body().map(\.outcomes))
+    }
+}

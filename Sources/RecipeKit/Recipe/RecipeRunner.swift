@@ -1,0 +1,39 @@
+import Dispatch
+import Glibc
+
+/// Runs a recipe until it ends: the one runner behind `rwatch [options] --
+/// command`, `rwatch run` and every compiled recipe binary.
+public enum RecipeRunner {
+    /// Subscribes to every pipeline of `recipe` and blocks until all have
+    /// completed (returns the last command's shell status, 0 when none ran)
+    /// or one fails (prints one line, returns 2). Ctrl-C stops every child
+    /// process group and exits 130 (`ProcessSupervisor`).
+    public static func run(_ recipe: Recipe) -> Int32 {
+        ProcessSupervisor.installSignalHandlers()
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<Int32>(0)
+        let subscription = recipe.outcomes.subscribe(
+            onNext: { status in
+                if let status { result.withLock { $0 = status } }
+            },
+            onError: { error in
+                Terminal.error("\(error)")
+                result.withLock { $0 = 2 }
+                done.signal()
+            },
+            onCompleted: { done.signal() }
+        )
+        done.wait()
+        // Disposing stops every running command and waits until its process
+        // group is gone (the caller exits next).
+        subscription.dispose()
+        RunEnvironment.removeDirectory()
+        return result.withLock { $0 }
+    }
+
+    /// The entry point of a compiled recipe binary: runs and exits with
+    /// `run(_:)`'s status.
+    public static func main(_ recipe: Recipe) -> Never {
+        exit(run(recipe))
+    }
+}

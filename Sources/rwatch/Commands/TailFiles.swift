@@ -1,0 +1,56 @@
+import ArgumentParser
+import Glibc
+import RecipeKit
+
+/// `rwatch tail FILE… [--grep REGEX]`: follow logs like `tail -F`, keep the
+/// matching lines.
+struct TailFiles: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Follow files like tail -F (rotation, truncation), optionally keeping only matching lines.",
+        discussion: """
+            With several files each line is prefixed with its file's path.
+
+            Examples:
+              rwatch tail app.log
+              rwatch tail app.log worker.log --grep 'error|warn'
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Files to follow (they may appear later).", valueName: "file"))
+    var files: [String]
+
+    @Option(help: ArgumentHelp("Keep lines matching this regular expression (case-insensitive).", valueName: "regex"))
+    var grep: String?
+
+    @Flag(name: .customLong("case-sensitive"), help: "Match --grep case-sensitively.")
+    var caseSensitive = false
+
+    @Flag(name: .customLong("from-start"), help: "Print the files' current contents first.")
+    var fromStart = false
+
+    func validate() throws {
+        if let grep {
+            do {
+                _ = try LineFilter(validating: grep, ignoringCase: !caseSensitive)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+        }
+        for file in files where !FileSystem.isDirectory(FileSystem.directory(of: FileSystem.absolute(file))) {
+            throw ValidationError("no such directory for \(file)")
+        }
+    }
+
+    func run() throws {
+        let filter = grep.map { LineFilter($0, ignoringCase: !caseSensitive) }
+        let several = files.count > 1
+        let lines = Tail.follow(files.map(FileSystem.absolute), from: fromStart ? .start : .end)
+            .filter { filter?.matches($0.text) ?? true }
+            .map { line in
+                Terminal.output(line.text, prefix: several ? "\(line.path): " : "", toStandardError: false)
+                return line
+            }
+        Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }))
+    }
+}

@@ -1,0 +1,80 @@
+import Glibc
+
+/// The few file-system calls rwatch's CLI needs, with Swift types.
+enum FileSystem {
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    static func read(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw RWatchError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw RWatchError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func write(_ text: String, to path: String, mode: mode_t = 0o600) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw RWatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0, errno == EINTR { continue }
+            if count < 0 { throw RWatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            offset += count
+        }
+    }
+
+    /// Absolute form of `path` (relative to the working directory), not
+    /// resolving symlinks.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
+    }
+
+    /// The real path of the running executable (`/proc/self/exe`).
+    static func executable() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Removes a directory tree (for the compiler's scratch directories).
+    static func removeTree(_ path: String) {
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name == "." || name == ".." { continue }
+                let child = path + "/" + name
+                if isDirectory(child) { removeTree(child) } else { unlink(child) }
+            }
+            closedir(dir)
+        }
+        rmdir(path)
+    }
+}

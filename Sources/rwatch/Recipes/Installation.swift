@@ -1,0 +1,64 @@
+import Glibc
+
+/// Where the RecipeKit module and library that recipes compile against
+/// live: next to the rwatch binary in a build directory
+/// (`<bindir>/Modules`, `<bindir>/libRecipeKit.so`) or in an install prefix
+/// (`<prefix>/lib/rwatch/Modules`, `<prefix>/lib/rwatch/libRecipeKit.so`).
+struct Installation {
+    /// Directory holding `RecipeKit.swiftmodule` and the modules it re-exports.
+    var modules: String
+    /// Directory holding `libRecipeKit.so` (also the recipe binary's rpath).
+    var library: String
+    /// The bundled recipes' directories, in lookup order.
+    var recipeDirectories: [String]
+    /// Module maps of the C modules RecipeKit's modules depend on
+    /// (CInotifyTools): a Swift client of a module built without library
+    /// evolution loads even its internal imports.
+    var moduleMaps: [String] = []
+
+    /// Finds the installation of the running rwatch.
+    static func current() throws -> Installation {
+        let bin = FileSystem.directory(of: FileSystem.executable())
+        let prefix = FileSystem.directory(of: bin)
+        var recipes: [String] = []
+        if let path = getenv("RWATCH_RECIPE_PATH").map({ String(cString: $0) }) {
+            recipes += path.split(separator: ":").map(String.init)
+        }
+        recipes.append(prefix + "/share/rwatch/recipes")
+        let tree = sourceTree(above: bin)
+        if let tree { recipes.append(tree + "/recipes") }
+        let candidates = [
+            (bin + "/Modules", bin, tree.map { $0 + "/Sources" } ?? bin),
+            (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch", prefix + "/lib/rwatch/Modules"),
+        ]
+        for (modules, library, cModules) in candidates {
+            if FileSystem.exists(modules + "/RecipeKit.swiftmodule"), FileSystem.exists(library + "/libRecipeKit.so") {
+                let maps = [cModules + "/CInotifyTools/module.modulemap"].filter(FileSystem.exists)
+                return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps)
+            }
+        }
+        throw RWatchError("cannot find RecipeKit next to \(bin) (looked in \(bin)/Modules and \(prefix)/lib/rwatch); reinstall with make install")
+    }
+
+    /// The package root above a build directory (`.build/<triple>/debug`).
+    private static func sourceTree(above directory: String) -> String? {
+        var current = directory
+        while current != "/" && !current.isEmpty {
+            if FileSystem.exists(current + "/Package.swift"), FileSystem.isDirectory(current + "/recipes") { return current }
+            current = FileSystem.directory(of: current)
+        }
+        return nil
+    }
+
+    /// `swiftc`: `$SWIFTC`, else the first on `PATH`, else next to the
+    /// toolchain this rwatch was built with.
+    static func compiler() throws -> String {
+        if let explicit = getenv("SWIFTC").map({ String(cString: $0) }), !explicit.isEmpty { return explicit }
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for dir in path.split(separator: ":") where access("\(dir)/swiftc", X_OK) == 0 {
+            return "\(dir)/swiftc"
+        }
+        if access("/opt/swift/usr/bin/swiftc", X_OK) == 0 { return "/opt/swift/usr/bin/swiftc" }
+        throw RWatchError("cannot find swiftc to compile the recipe: put the Swift toolchain on PATH or set SWIFTC")
+    }
+}

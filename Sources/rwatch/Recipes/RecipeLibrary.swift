@@ -1,0 +1,83 @@
+import Glibc
+
+/// The bundled recipes: found by name, listed with their descriptions.
+struct RecipeLibrary {
+    /// A recipe file and what its `Recipe(…)` says about itself.
+    struct Entry {
+        var name: String
+        var path: String
+        var description: String
+    }
+
+    let directories: [String]
+
+    /// `argument` as a path when it names a file, else the bundled recipe
+    /// of that name (`rebuild-on-save` or `rebuild-on-save.swift`).
+    func resolve(_ argument: String) throws -> String {
+        if argument.contains("/") || FileSystem.exists(argument) {
+            guard FileSystem.exists(argument), !FileSystem.isDirectory(argument) else {
+                throw RWatchError("no such recipe file: \(argument)")
+            }
+            return FileSystem.absolute(argument)
+        }
+        let name = argument.hasSuffix(".swift") ? String(argument.dropLast(6)) : argument
+        for dir in directories where FileSystem.exists("\(dir)/\(name).swift") {
+            return "\(dir)/\(name).swift"
+        }
+        let known = entries().map(\.name).joined(separator: ", ")
+        throw RWatchError("no recipe named '\(name)' (bundled: \(known.isEmpty ? "none found" : known))")
+    }
+
+    /// Every bundled recipe, first directory wins on equal names.
+    func entries() -> [Entry] {
+        var seen = Set<String>()
+        var result: [Entry] = []
+        for dir in directories {
+            guard let handle = opendir(dir) else { continue }
+            var names: [String] = []
+            while let entry = readdir(handle) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasSuffix(".swift") { names.append(String(name.dropLast(6))) }
+            }
+            closedir(handle)
+            for name in names.sorted() where seen.insert(name).inserted {
+                let path = "\(dir)/\(name).swift"
+                let text = (try? FileSystem.read(path)) ?? ""
+                result.append(Entry(name: name, path: path, description: Self.description(in: text) ?? ""))
+            }
+        }
+        return result
+    }
+
+    /// The second string literal of the first `Recipe(` call: the
+    /// description, read from the text without compiling.
+    static func description(in text: String) -> String? {
+        guard let start = text.firstRange(of: "Recipe(") else { return nil }
+        var literals: [String] = []
+        var current: String?
+        var escaped = false
+        for character in text[start.upperBound...] {
+            if var literal = current {
+                if escaped {
+                    literal.append(character)
+                    escaped = false
+                    current = literal
+                } else if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    literals.append(literal)
+                    current = nil
+                    if literals.count == 2 { return literals[1] }
+                } else {
+                    literal.append(character)
+                    current = literal
+                }
+            } else if character == "\"" {
+                current = ""
+            } else if character == ")" || character == "{" {
+                break
+            }
+        }
+        return nil
+    }
+}

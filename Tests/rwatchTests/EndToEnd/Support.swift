@@ -1,0 +1,170 @@
+import Glibc
+import Testing
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passed.
+func eventually(_ timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        usleep(5_000)
+    }
+    return condition()
+}
+
+/// A fresh temporary directory for one test.
+struct Scratch {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/rwatch-e2e-XXXXXX".utf8CString)
+        path = String(cString: mkdtemp(&template)!)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func read(_ name: String) -> String { Self.read(file(name)) }
+
+    static func read(_ path: String) -> String {
+        guard let handle = fopen(path, "r") else { return "" }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, handle)
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func write(_ name: String, _ text: String) {
+        let handle = fopen(file(name), "w")!
+        fputs(text, handle)
+        fclose(handle)
+    }
+
+    func remove() {
+        _ = system("rm -rf '\(path)'")
+    }
+}
+
+/// The rwatch binary SwiftPM built next to this test bundle, run as a child
+/// with its output in files.
+final class RWatch: @unchecked Sendable {
+    // Safety: `status` is only touched by the test's own thread.
+    let pid: pid_t
+    let stdoutPath: String
+    let stderrPath: String
+    private var status: Int32?
+
+    /// The build directory holding `rwatch`, `libRecipeKit.so` and `Modules`.
+    static let binDirectory: String = {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let exe = String(decoding: buffer[0..<max(count, 0)].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var dir = String(exe[..<exe.lastIndex(of: "/")!])
+        // The test runner may live inside an .xctest bundle directory.
+        while !dir.isEmpty, access(dir + "/rwatch", X_OK) != 0 {
+            dir = String(dir[..<(dir.lastIndex(of: "/") ?? dir.startIndex)])
+        }
+        return dir
+    }()
+
+    /// One private recipe cache for the whole test run, so each recipe
+    /// compiles once.
+    static let cacheHome: String = {
+        var template = Array("/tmp/rwatch-e2e-cache-XXXXXX".utf8CString)
+        return String(cString: mkdtemp(&template)!)
+    }()
+
+    /// Starts `rwatch arguments…` in `directory` with `environment` added.
+    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], scratch: Scratch) {
+        stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
+        stderrPath = stdoutPath.replacingStdout()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var env: [String: String] = ["XDG_CACHE_HOME": Self.cacheHome, "NO_COLOR": "1"]
+        for name in ["PATH", "HOME", "TMPDIR", "LANG"] {
+            if let value = getenv(name) { env[name] = String(cString: value) }
+        }
+        env.merge(environment) { $1 }
+        // sh changes directory, then becomes rwatch (same pid).
+        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, Self.binDirectory + "/rwatch"] + arguments
+        let argv = command.map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        // The test runner may block or ignore signals; rwatch starts clean.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var child: pid_t = 0
+        let result = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp)
+        posix_spawnattr_destroy(&attributes)
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+        posix_spawn_file_actions_destroy(&actions)
+        precondition(result == 0, "cannot start rwatch")
+        pid = child
+    }
+
+    var stdout: String { Scratch.read(stdoutPath) }
+    var stderr: String { Scratch.read(stderrPath) }
+
+    /// The exit status once rwatch has exited (128+N for signal N), else nil.
+    func exitStatus() -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
+        status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+        return status
+    }
+
+    /// Waits (up to a deadline) for rwatch to exit and returns its status.
+    func waitForExit(_ timeout: Duration = .seconds(60)) -> Int32? {
+        _ = eventually(timeout) { exitStatus() != nil }
+        return exitStatus()
+    }
+
+    /// Ctrl-C, then waits for the exit; SIGKILL if it does not come.
+    @discardableResult
+    func interrupt() -> Int32? {
+        kill(pid, SIGINT)
+        if let status = waitForExit(.seconds(20)) { return status }
+        kill(pid, SIGKILL)
+        return waitForExit()
+    }
+
+    /// Runs rwatch to completion.
+    static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:], scratch: Scratch) -> (status: Int32?, stdout: String, stderr: String) {
+        let process = RWatch(arguments, in: directory, environment: environment, scratch: scratch)
+        let status = process.waitForExit()
+        if status == nil { process.interrupt() }
+        return (status, process.stdout, process.stderr)
+    }
+}
+
+extension String {
+    fileprivate func replacingStdout() -> String {
+        var copy = self
+        if let range = copy.firstRange(of: "stdout") { copy.replaceSubrange(range, with: "stderr") }
+        return copy
+    }
+}
+
+/// True while a process with this pid exists (and is not a zombie of ours).
+func isAlive(_ pid: pid_t) -> Bool {
+    guard kill(pid, 0) == 0 else { return false }
+    let stat = Scratch.read("/proc/\(pid)/stat")
+    if let close = stat.lastIndex(of: ")") {
+        let state = stat[stat.index(close, offsetBy: 2)]
+        return state != "Z"
+    }
+    return true
+}

@@ -1,0 +1,94 @@
+import Glibc
+import Testing
+
+/// The ad-hoc mode against real files and processes. Logs live outside the
+/// watched directory so that the commands do not trigger themselves.
+@Suite struct WatchTests {
+    private func lines(_ text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    @Test func aBurstOfSavesGivesOneRun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["-w", "watched", "-d", "1s", "--max-wait", "30s", "--", "sh", "-c", "printf '[%s]\\n' \"$RWATCH_PATHS\" | tr '\\n' ' ' >> runs; echo >> runs", ],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        // The run at start proves the watch is in place.
+        #expect(eventually { lines(scratch.read("runs")).count == 1 })
+        for index in 0..<50 { scratch.write("watched/file\(index % 5)", "save \(index)\n") }
+        #expect(eventually { lines(scratch.read("runs")).count == 2 })
+        scratch.write("watched/sentinel", "end\n")
+        #expect(eventually { scratch.read("runs").contains("sentinel") })
+        let runs = lines(scratch.read("runs"))
+        #expect(runs.count == 3, "\(runs)")
+        #expect(runs.count == 3 && (0..<5).allSatisfy { runs[1].contains("file\($0)") })
+    }
+
+    @Test func postponeWaitsForTheFirstChange() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["-p", "-w", "watched", "-d", "0", "--", "sh", "-c", "printf '[%s]\\n' \"$RWATCH_PATHS\" >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        // Save until a run comes (the watch may need a moment to be in place).
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
+            return !scratch.read("runs").isEmpty
+        })
+        #expect(scratch.read("runs").hasPrefix("[" + scratch.file("watched/a")))
+    }
+
+    @Test func restartStopsTheOldGroupWithItsGrandchildrenBeforeTheNewRun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let script = "sleep 300 & echo $! >> ../grandchildren; echo $$ >> ../children; wait"
+        let rwatch = RWatch(["-r", "-d", "100ms", "--", "sh", "-c", script], in: scratch.file("watched"), scratch: scratch)
+        #expect(eventually { lines(scratch.read("children")).count == 1 && lines(scratch.read("grandchildren")).count == 1 })
+        scratch.write("watched/change", "x")
+        #expect(eventually { lines(scratch.read("children")).count >= 2 })
+        let oldChild = pid_t(lines(scratch.read("children"))[0]) ?? 0
+        let oldGrandchild = pid_t(lines(scratch.read("grandchildren"))[0]) ?? 0
+        // The new run started only after the old group had exited.
+        #expect(oldChild > 0 && !isAlive(oldChild))
+        #expect(oldGrandchild > 0 && !isAlive(oldGrandchild))
+        #expect(rwatch.interrupt() == 130)
+    }
+
+    @Test func ctrlCStopsEveryChildAndExits130() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let script = "sleep 300 & echo $! > ../grandchild; echo $$ > ../child; wait"
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["--", "sh", "-c", script], in: scratch.file("watched"), scratch: scratch)
+        #expect(eventually { !scratch.read("child").isEmpty && !scratch.read("grandchild").isEmpty })
+        let child = pid_t(scratch.read("child").split(separator: "\n").first ?? "") ?? 0
+        let grandchild = pid_t(scratch.read("grandchild").split(separator: "\n").first ?? "") ?? 0
+        #expect(rwatch.interrupt() == 130)
+        #expect(eventually { !isAlive(child) && !isAlive(grandchild) }, "child \(child) alive: \(isAlive(child)), grandchild \(grandchild) alive: \(isAlive(grandchild)); \(rwatch.stderr)")
+    }
+
+    @Test func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let names = ["with space", "new\nline", "quote\"s'", "$(touch pwned)", "`touch pwned`", "; touch pwned"]
+        let rwatch = RWatch(["-w", "watched", "-d", "300ms", "--", "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" > out.tmp; mv out.tmp out"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { access(scratch.file("out"), F_OK) == 0 })
+        for name in names { scratch.write("watched/" + name, "x") }
+        let expected = names.map { scratch.file("watched/" + $0) }
+        #expect(eventually {
+            let out = scratch.read("out")
+            return expected.allSatisfy { out.contains($0) }
+        })
+        #expect(access(scratch.file("pwned"), F_OK) != 0)
+        #expect(access(scratch.file("watched/pwned"), F_OK) != 0)
+    }
+}

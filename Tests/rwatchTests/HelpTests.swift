@@ -1,8 +1,0 @@
-import Testing
-@testable import rwatch
-
-@Suite struct HelpTests {
-    @Test func helpNamesTheTool() {
-        #expect(RWatch.helpMessage().contains("rwatch"))
-    }
-}

@@ -1,0 +1,6 @@
+import Greeting
+import Testing
+
+@Test func greetsByName() {
+    #expect(greeting(for: "rwatch") == "Hello, rwatch!")
+}

@@ -1,0 +1,19 @@
+import RecipeKit
+
+// rwatch run tail-errors LOG…
+//
+// Follows the logs like tail -F (rotation, truncation, files appearing
+// later), prints the lines matching error|warn (any case) in red, and runs
+// a notification at most once per 10 s while errors keep coming: the
+// command in NOTIFY (run with sh -c), else notify-send or a terminal bell.
+let recipe = Recipe("tail-errors", "follow logs, colour error/warn lines, notify at most once per 10 s while they come") {
+    let logs = Recipe.arguments.isEmpty ? ["app.log"] : Recipe.arguments
+    let errors = Tail.follow(logs).grep("error|warn").share()
+    let alerts = errors.throttle(.seconds(10), scheduler: QueueScheduler())
+    errors.map { "\($0.path): \($0.text)" }.print(color: .red)
+    if let command = Recipe.environment("NOTIFY") {
+        alerts.notify(["sh", "-c", command])
+    } else {
+        alerts.notify(message: "errors in \(logs.joined(separator: ", "))")
+    }
+}
