@@ -4,7 +4,7 @@ extension Signal where Value: RunTrigger {
     /// status lines, and passes the values on. Put a `throttle` before it
     /// to notify at most once per interval. Completes with this signal.
     public func notify(_ arguments: [String]) -> Signal<Value> {
-        let shared = sharedStrongly()
+        let shared = share()
         let quiet = RunOptions(statusLines: false)
         return Signal { observer in
             let subscriptions = CompositeDisposable()

@@ -3,7 +3,7 @@ extension Signal where Value: RunTrigger {
     /// sends each one's result as it ends (a merge of `run`s sharing one
     /// subscription to this signal).
     public func parallel(_ commands: [[String]], onBusy: OnBusy = .queue, options: RunOptions = RunOptions()) -> Signal<RunResult> {
-        let shared = sharedStrongly()
-        return Signal<RunResult>.merge(commands.map { shared.run($0, onBusy: onBusy, options: options) }).sharedStrongly()
+        let shared = share()
+        return Signal<RunResult>.merge(commands.map { shared.run($0, onBusy: onBusy, options: options) }).share()
     }
 }

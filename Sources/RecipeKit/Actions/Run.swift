@@ -39,6 +39,6 @@ extension Signal where Value: RunTrigger {
                 upstream.dispose()
                 action.dispose()
             }
-        }.sharedStrongly()
+        }.share()
     }
 }

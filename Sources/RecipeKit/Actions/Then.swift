@@ -10,9 +10,9 @@ extension Signal where Value == RunResult {
     /// Pending runs queue (at most one). Completes when the upstream has
     /// completed and the last run has ended.
     public func then(_ arguments: [String], options: RunOptions = RunOptions()) -> Signal<RunResult> {
-        let shared = sharedStrongly()
+        let shared = share()
         let failures = shared.filter { !$0.succeeded }
         let runs = shared.filter(\.succeeded).run(arguments, onBusy: .queue, options: options)
-        return Signal.merge([failures, runs]).sharedStrongly()
+        return Signal.merge([failures, runs]).share()
     }
 }

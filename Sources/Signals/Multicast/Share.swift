@@ -50,8 +50,10 @@ private final class SharedSubscription<Value>: Sendable {
             }, beforeRunning: { generation.upstream.disposable = $0 })
         }
         // The subject subscription is linked to `observer`; this only counts.
-        return ActionDisposable { [weak self] in
-            self?.leave(generation)
+        // It holds the shared state strongly: the signal that made it may be
+        // a temporary, and the last one to leave must still stop the source.
+        return ActionDisposable {
+            self.leave(generation)
         }
     }
 

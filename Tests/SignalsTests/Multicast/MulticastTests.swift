@@ -177,3 +177,19 @@ import Testing
         #expect(runs.count == 1)
     }
 }
+
+@Suite struct ShareLifetimeTests {
+    /// A shared signal built as a temporary (as recipe pipelines are): the
+    /// last subscriber leaving must still dispose the source.
+    @Test func theLastSubscriberLeavingATemporarySharedSignalDisposesTheSource() {
+        let disposed = Counter()
+        let subscription: any Disposable
+        do {
+            let source = Signal<Int> { _ in ActionDisposable { disposed.increment() } }
+            subscription = source.share().map { $0 }.subscribe { _ in }
+        }
+        #expect(disposed.count == 0)
+        subscription.dispose()
+        #expect(disposed.count == 1)
+    }
+}
