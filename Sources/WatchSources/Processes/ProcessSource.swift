@@ -34,9 +34,15 @@ public enum ProcessSource {
                 observer.sendError(ProcessError(command: command, reason: .spawnFailed(error.errno), detail: ExecutableLookup.errorText(error.errno)))
                 return ActionDisposable()
             }
+            guard ProcessSupervisor.beginSpawn() else {
+                let command = ProcessLauncher.argv(arguments, options).first ?? ""
+                observer.sendError(ProcessError(command: command, reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping"))
+                return ActionDisposable()
+            }
             do {
                 child = try ProcessLauncher.spawn(arguments, options: options)
             } catch {
+                ProcessSupervisor.endSpawn()
                 observer.sendError(error)
                 return ActionDisposable()
             }

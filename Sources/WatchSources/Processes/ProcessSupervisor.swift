@@ -9,9 +9,12 @@ import Glibc
 public enum ProcessSupervisor {
     private struct Registry {
         var groups: [pid_t: ProcessGroup] = [:]
-        /// Set once a stop signal arrived: groups spawned from then on are
-        /// stopped at once.
+        /// Set once a stop signal arrived: no new spawn starts, and a
+        /// group that registers from then on is stopped at once.
         var closing = false
+        /// Spawns between `beginSpawn` and `register`/`endSpawn`: not in
+        /// `groups` yet, but `stopAll` must wait for them all the same.
+        var spawning = 0
     }
 
     private static let registry = Locked(Registry())
@@ -41,19 +44,46 @@ public enum ProcessSupervisor {
     }
 
     /// Stops every live child group now, blocking until each is reaped
-    /// (after at most its grace period and a SIGKILL).
+    /// (after at most its grace period and a SIGKILL). Groups that register
+    /// meanwhile (a spawn that was under way) are stopped and waited for too.
     public static func stopAll() {
-        let groups = registry.withLock { Array($0.groups.values) }
-        for group in groups { group.stop() }
-        for group in groups { group.waitUntilFinished() }
+        var pause: UInt32 = 200
+        while true {
+            let (groups, spawning) = registry.withLock { (Array($0.groups.values), $0.spawning) }
+            if groups.isEmpty && spawning == 0 { return }
+            for group in groups { group.stop() }
+            for group in groups { group.waitUntilFinished() }
+            if groups.isEmpty {
+                // A spawn is between posix_spawn and register: it is quick.
+                usleep(pause)
+                pause = min(pause * 2, 10_000)
+            }
+        }
     }
 
     /// How many groups are live now (spawned and not yet reaped).
     public static var liveGroupCount: Int { registry.withLock { $0.groups.count } }
 
+    /// Called before spawning: false once rwatch is stopping (spawn nothing
+    /// then). Every true must be followed by `register` or `endSpawn`.
+    static func beginSpawn() -> Bool {
+        registry.withLock { registry in
+            guard !registry.closing else { return false }
+            registry.spawning += 1
+            return true
+        }
+    }
+
+    /// A spawn begun with `beginSpawn` failed: nothing to register.
+    static func endSpawn() {
+        registry.withLock { $0.spawning -= 1 }
+    }
+
+    /// Registers a spawned group (ending its `beginSpawn`).
     static func register(_ group: ProcessGroup) {
         let closing = registry.withLock { registry in
             registry.groups[group.pid] = group
+            registry.spawning -= 1
             return registry.closing
         }
         if closing { group.stop() }

@@ -20,7 +20,8 @@ import Testing
         for index in 0..<50 { scratch.write("watched/file\(index % 5)", "save \(index)\n") }
         #expect(eventually { lines(scratch.read("runs")).count == 2 })
         scratch.write("watched/sentinel", "end\n")
-        #expect(eventually { scratch.read("runs").contains("sentinel") })
+        // Complete lines only: a run appends its paths, then its newline.
+        #expect(eventually { lines(scratch.read("runs")).contains { $0.contains("sentinel") } })
         let runs = lines(scratch.read("runs"))
         #expect(runs.count == 3, "\(runs)")
         #expect(runs.count == 3 && (0..<5).allSatisfy { runs[1].contains("file\($0)") })
