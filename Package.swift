@@ -43,9 +43,11 @@ let package = Package(
         // Test helper only (not a product): a process running the supervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals"], swiftSettings: strict),
-        .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources"], swiftSettings: strict),
-        .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit"], swiftSettings: strict),
-        .testTarget(name: "rwatchTests", dependencies: ["rwatch"], swiftSettings: strict),
+        // What every test target shares (waiting on a condition with a deadline).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "rwatchTests", dependencies: ["rwatch", "TestSupport"], swiftSettings: strict),
     ]
 )

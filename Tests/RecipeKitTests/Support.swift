@@ -2,16 +2,6 @@ import Glibc
 @testable import RecipeKit
 import Testing
 
-/// Polls `condition` every few milliseconds until it holds or 10 s passed.
-func eventually(_ timeout: Duration = .seconds(10), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
-
 /// A fresh temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
     let path: String

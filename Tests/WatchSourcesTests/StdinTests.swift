@@ -2,6 +2,7 @@ import Glibc
 @testable import Signals
 import Testing
 @testable import WatchSources
+import TestSupport
 
 @Suite struct StdinTests {
     @Test func splitsLinesAndCompletesAtEndOfInput() {

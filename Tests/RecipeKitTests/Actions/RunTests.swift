@@ -1,6 +1,7 @@
 import Glibc
 @testable import RecipeKit
 import Testing
+import TestSupport
 
 @Suite struct RunTests {
     private let quiet = RunOptions(statusLines: false)

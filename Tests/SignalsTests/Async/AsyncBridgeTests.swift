@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 @Suite struct AsyncBridgeTests {
     @Test func valuesIteratesASignal() async throws {
@@ -68,6 +69,6 @@ import Testing
             if condition() { return true }
             await Task.yield()
         }
-        return eventually(condition)
+        return eventually(.seconds(20), condition)
     }
 }

@@ -38,20 +38,3 @@ final class Counter: Sendable {
 
 struct TestError: Error, Equatable {}
 
-/// Polls `condition` until it holds or `seconds` pass; for work that
-/// completes on other threads. Returns whether it held.
-func eventually(within seconds: Int = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        pollPause()
-    }
-    return condition()
-}
-
-/// Yields the processor briefly between polls of a condition.
-private func pollPause() {
-    // One millisecond: a poll interval, not a wait for an outcome.
-    var request = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-    nanosleep(&request, nil)
-}

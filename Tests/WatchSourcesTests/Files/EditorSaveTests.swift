@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WatchSources
+import TestSupport
 
 /// Editors' save patterns must reach subscribers as a change of the real
 /// path only: no temporary or backup names, no delete or create of it.

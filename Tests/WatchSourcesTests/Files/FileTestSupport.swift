@@ -1,6 +1,7 @@
 import Glibc
 @testable import Signals
 @testable import WatchSources
+import TestSupport
 
 /// A temporary directory, removed with everything in it by `remove()`.
 struct TempDir {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WatchSources
+import TestSupport
 
 /// Filters on real trees: what is reported, and what is not even watched.
 @Suite struct FilterTests {

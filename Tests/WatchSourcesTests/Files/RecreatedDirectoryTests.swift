@@ -1,6 +1,7 @@
 @testable import Signals
 import Testing
 @testable import WatchSources
+import TestSupport
 
 @Suite struct RecreatedDirectoryTests {
     @Test func aDirectoryDeletedAndMadeAgainIsWatchedAgain() {

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 @testable import WatchSources
+import TestSupport
 
 @Suite struct RootAndOverflowTests {
     @Test func overflowGivesAnOverflowEventThenWhatChanged() {

@@ -5,6 +5,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 @Suite struct ProcessGroupTests {
     /// Members of `pgid` that are running (not zombies).

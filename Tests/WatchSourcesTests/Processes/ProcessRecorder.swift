@@ -1,5 +1,6 @@
 @testable import Signals
 @testable import WatchSources
+import TestSupport
 
 /// Collects a process subscription's events for assertions.
 final class ProcessRecorder: Sendable {

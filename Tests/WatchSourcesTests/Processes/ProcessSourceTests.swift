@@ -4,6 +4,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 @Suite struct ProcessSourceTests {
     @Test func exitCodeIsReportedLastThenCompletes() {

@@ -4,6 +4,7 @@ import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 
 @Suite struct ProcessSupervisorTests {
     /// The helper built beside the test bundle (Sources/SupervisorProbe).

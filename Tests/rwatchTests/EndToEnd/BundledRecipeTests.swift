@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// Each bundled recipe, run through the real binary against a fixture.
 @Suite struct BundledRecipeTests {

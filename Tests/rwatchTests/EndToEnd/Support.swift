@@ -1,15 +1,6 @@
 import Glibc
 import Testing
-
-/// Polls `condition` every few milliseconds until it holds or `timeout` passed.
-func eventually(_ timeout: Duration = .seconds(20), _ condition: () -> Bool) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        usleep(5_000)
-    }
-    return condition()
-}
+import TestSupport
 
 /// A fresh temporary directory for one test.
 struct Scratch {

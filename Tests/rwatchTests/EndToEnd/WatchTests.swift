@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 /// The ad-hoc mode against real files and processes. Logs live outside the
 /// watched directory so that the commands do not trigger themselves.
