@@ -163,9 +163,10 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     var isDisposed: Bool { linkState.load(ordering: .acquiring) & Self.disposedBit != 0 }
 }
 
-/// The disposable `Signal.subscribe` returns: disposing it stops the observer
-/// and disposes what the producer returned. A struct of one reference, so
-/// returning it as `any Disposable` allocates nothing.
+/// An internal subscription (what `start` returns): disposing it stops the
+/// observer and disposes what the producer returned. A struct of one
+/// reference, so boxing it as `any Disposable` allocates nothing. Whoever
+/// holds it (an operator's state, an observer's link) drops it on dispose.
 struct Subscription<Value>: Disposable {
     let observer: Observer<Value>
 
