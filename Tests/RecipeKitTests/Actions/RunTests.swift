@@ -36,7 +36,7 @@ import TestSupport
         subject.sendNext(batch(paths))
         #expect(eventually { done.withLock { $0 } })
         #expect(dir.read("out") == paths.joined(separator: "\n"))
-        let events = dir.read("out.events") ?? ""
+        let events = dir.read("out.events")
         #expect(events.split(separator: "\n").count == paths.count)
         #expect(events.contains(JSONLine.quote(dir.path + "/new\nline")))
         #expect(access(dir.file("pwned"), F_OK) != 0)
@@ -115,18 +115,18 @@ import TestSupport
             .run(["sh", "-c", script, dir.path], onBusy: .restart, options: RunOptions(statusLines: false))
             .subscribe(onNext: { result in results.withLock { $0.append(result) } })
         subject.sendNext(ChangeBatch([]))
-        #expect(eventually { (dir.read("children") ?? "").split(separator: "\n").count == 1 })
-        #expect(eventually { (dir.read("grandchildren") ?? "").split(separator: "\n").count == 1 })
+        #expect(eventually { dir.read("children").split(separator: "\n").count == 1 })
+        #expect(eventually { dir.read("grandchildren").split(separator: "\n").count == 1 })
         subject.sendNext(ChangeBatch([]))
-        #expect(eventually { (dir.read("children") ?? "").split(separator: "\n").count == 2 })
-        let grandchild = Int32((dir.read("grandchildren") ?? "").split(separator: "\n").first ?? "") ?? 0
-        let child = Int32((dir.read("children") ?? "").split(separator: "\n").first ?? "") ?? 0
+        #expect(eventually { dir.read("children").split(separator: "\n").count == 2 })
+        let grandchild = Int32(dir.read("grandchildren").split(separator: "\n").first ?? "") ?? 0
+        let child = Int32(dir.read("children").split(separator: "\n").first ?? "") ?? 0
         // The second run started only after the whole first group had gone.
         #expect(child > 0 && !GroupReaper.hasRunningMembers(child))
         #expect(grandchild > 0 && !isRunning(grandchild))
         #expect(results.withLock { $0 }.first?.status == .signaled(SIGTERM))
         // Disposing stops the second group and returns once it is gone.
-        let second = Int32((dir.read("children") ?? "").split(separator: "\n").last ?? "") ?? 0
+        let second = Int32(dir.read("children").split(separator: "\n").last ?? "") ?? 0
         subscription.dispose()
         #expect(second > 0 && !GroupReaper.hasRunningMembers(second))
     }

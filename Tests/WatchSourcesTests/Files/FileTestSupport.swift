@@ -7,11 +7,7 @@ import TestSupport
 struct TempDir {
     let path: String
 
-    init() {
-        var template = Array("/tmp/rwatch-test-XXXXXX".utf8CString)
-        let made = mkdtemp(&template)!
-        path = String(cString: made)
-    }
+    init() { path = TemporaryDirectory(prefix: "rwatch-files").path }
 
     func at(_ relative: String) -> String { path + "/" + relative }
 
@@ -40,22 +36,7 @@ enum Disk {
     static func rename(_ from: String, _ to: String) { precondition(Glibc.rename(from, to) == 0, "rename \(from): \(errno)") }
     static func remove(_ path: String) { unlink(path) }
 
-    static func removeTree(_ path: String) {
-        if let handle = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(handle) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(handle)
-            for name in names { removeTree(path + "/" + name) }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
+    static func removeTree(_ path: String) { TemporaryDirectory.removeTree(path) }
 }
 
 /// Collects what a subscription receives.

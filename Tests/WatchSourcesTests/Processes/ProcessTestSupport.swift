@@ -1,6 +1,7 @@
 @testable import Signals
 @testable import WatchSources
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,19 +19,10 @@ func groupIsGone(_ pgid: pid_t) -> Bool {
 }
 
 /// A fresh temporary directory, removed by `removeTree`.
-func makeTemporaryDirectory() -> String {
-    var template = Array("/tmp/rwatch-procs-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "mkdtemp failed")
-    return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-}
+func makeTemporaryDirectory() -> String { TemporaryDirectory(prefix: "rwatch-procs").path }
 
-/// Removes a directory tree made by a test (with `rm -rf`, run as argv).
-func removeTree(_ path: String) {
-    guard path.hasPrefix("/tmp/rwatch-") else { return }
-    let recorder = ProcessRecorder(ProcessSource.run(["rm", "-rf", path]))
-    _ = recorder.waitUntilFinished()
-}
+/// Removes a directory tree made by a test.
+func removeTree(_ path: String) { TemporaryDirectory.removeTree(path) }
 
 /// Writes `text` to `path`, replacing it.
 func writeFile(_ path: String, _ text: String, append: Bool = false, mode: mode_t = 0o644) {

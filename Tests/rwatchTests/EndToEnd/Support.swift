@@ -2,41 +2,11 @@ import Glibc
 import Testing
 import TestSupport
 
-/// A fresh temporary directory for one test.
-struct Scratch {
-    let path: String
+/// A fresh temporary directory for one end-to-end test.
+typealias Scratch = TemporaryDirectory
 
-    init() {
-        var template = Array("/tmp/rwatch-e2e-XXXXXX".utf8CString)
-        path = String(cString: mkdtemp(&template)!)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func read(_ name: String) -> String { Self.read(file(name)) }
-
-    static func read(_ path: String) -> String {
-        guard let handle = fopen(path, "r") else { return "" }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&buffer, 1, buffer.count, handle)
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    func write(_ name: String, _ text: String) {
-        let handle = fopen(file(name), "w")!
-        fputs(text, handle)
-        fclose(handle)
-    }
-
-    func remove() {
-        _ = system("rm -rf '\(path)'")
-    }
+extension TemporaryDirectory {
+    init() { self.init(prefix: "rwatch-e2e") }
 }
 
 /// The rwatch binary SwiftPM built next to this test bundle, run as a child
