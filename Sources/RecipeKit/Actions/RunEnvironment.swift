@@ -65,24 +65,47 @@ struct RunEnvironment: Sendable {
         }
     }
 
+    /// Deletes the private directory and what is left in it, when a stop
+    /// signal ends rwatch (every child is stopped by then).
+    private static func removeDirectoryOnStop() {
+        guard let path = directory.withLock({ state in
+            defer { state.path = nil }
+            return state.path
+        }) else { return }
+        if let handle = opendir(path) {
+            while let entry = readdir(handle) {
+                let name = withUnsafePointer(to: entry.pointee.d_name) {
+                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+                }
+                if name.hasPrefix("events-") { unlink(path + "/" + name) }
+            }
+            closedir(handle)
+        }
+        rmdir(path)
+    }
+
     /// Creates the next events file in the private directory (made on
     /// first use, 0700) and returns its descriptor and path.
     private static func createEventsFile() -> (Int32, String)? {
-        directory.withLock { state in
+        let (created, file): (Bool, (Int32, String)?) = directory.withLock { state in
+            var created = false
             if state.path == nil {
                 let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-                guard let made = mkdtemp(&template) else { return nil }
+                guard let made = mkdtemp(&template) else { return (false, nil) }
                 state.path = String(cString: made)
+                created = true
             }
-            guard let dir = state.path else { return nil }
+            guard let dir = state.path else { return (created, nil) }
             state.counter += 1
             let path = "\(dir)/events-\(state.counter).jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return nil }
+            guard fd >= 0 else { return (created, nil) }
             state.live += 1
-            return (fd, path)
+            return (created, (fd, path))
         }
+        if created { ProcessSupervisor.onStop { removeDirectoryOnStop() } }
+        return file
     }
 
     private static func writeEvents(_ events: [FileEvent]) -> String? {

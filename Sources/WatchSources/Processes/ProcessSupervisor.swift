@@ -19,6 +19,7 @@ public enum ProcessSupervisor {
 
     private static let registry = Locked(Registry())
     private static let handlers = Locked<[any DispatchSourceSignal]>([])
+    private static let cleanups = Locked<[@Sendable () -> Void]>([])
 
     /// On SIGINT, SIGTERM or SIGHUP: stop every live child group started by
     /// `ProcessSource` (each gets its stop signal, grace period, then
@@ -35,12 +36,20 @@ public enum ProcessSupervisor {
                 source.setEventHandler {
                     registry.withLock { $0.closing = true }
                     stopAll()
+                    for cleanup in cleanups.withLock({ $0 }) { cleanup() }
                     exit(128 + number)
                 }
                 source.resume()
                 sources.append(source)
             }
         }
+    }
+
+    /// Registers work to do when a stop signal ends rwatch, after every
+    /// child group has stopped and just before exiting: removing temporary
+    /// files no child uses any more, say.
+    public static func onStop(_ cleanup: @escaping @Sendable () -> Void) {
+        cleanups.withLock { $0.append(cleanup) }
     }
 
     /// Stops every live child group now, blocking until each is reaped

@@ -75,6 +75,36 @@ import TestSupport
         #expect(eventually { !isAlive(child) && !isAlive(grandchild) }, "child \(child) alive: \(isAlive(child)), grandchild \(grandchild) alive: \(isAlive(grandchild)); \(rwatch.stderr)")
     }
 
+    @Test func ctrlCRemovesThePrivateEventsDirectory() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        mkdir(scratch.file("tmp"), 0o700)
+        let rwatch = RWatch(["-w", "watched", "-d", "0", "--", "sh", "-c", "cat \"$RWATCH_EVENTS_FILE\" >> events"],
+                            in: scratch.path, environment: ["TMPDIR": scratch.file("tmp")], scratch: scratch)
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
+            return scratch.read("events").contains("watched/a")
+        })
+        #expect(rwatch.interrupt() == 130)
+        #expect(entries(of: scratch.file("tmp")).isEmpty, "left behind: \(entries(of: scratch.file("tmp")))")
+    }
+
+    private func entries(of directory: String) -> [String] {
+        guard let handle = opendir(directory) else { return [] }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
     @Test func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
         let scratch = Scratch()
         defer { scratch.remove() }
