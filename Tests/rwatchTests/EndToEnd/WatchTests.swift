@@ -105,6 +105,32 @@ import TestSupport
         return names
     }
 
+    @Test func extensionAndIgnoreFiltersDecideWhatTriggersARun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        mkdir(scratch.file("watched/skip"), 0o700)
+        let rwatch = RWatch(["-p", "-w", "watched", "-e", "txt", "-i", "**/skip/**", "-d", "200ms", "--",
+                             "sh", "-c", "printf '%s\\n' \"$RWATCH_PATHS\" >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        // Save until the watch is in place and a run comes.
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 {
+                scratch.write("watched/code.swift", "\(attempt)")  // wrong extension
+                scratch.write("watched/skip/note.txt", "\(attempt)")  // ignored directory
+                scratch.write("watched/note.txt", "\(attempt)")
+            }
+            return !scratch.read("runs").isEmpty
+        })
+        let runs = scratch.read("runs")
+        #expect(runs.contains(scratch.file("watched/note.txt")))
+        #expect(!runs.contains("code.swift"), "\(runs)")
+        #expect(!runs.contains("skip/"), "\(runs)")
+    }
+
     @Test func hostileFileNamesReachTheCommandIntactAndExecuteNothing() {
         let scratch = Scratch()
         defer { scratch.remove() }
