@@ -34,16 +34,29 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// dispose) and waits until no member of it is left running, so that a
     /// caller about to exit leaves no child behind.
     func dispose() {
-        let group: Int32? = machine.withLock { state in
-            switch state.phase {
-            case .running(let group): return group
-            case .stopping(let group): return group
-            case .idle, .starting: return nil
-            }
-        }
+        let group = runningGroup()
         killTimer.dispose()
         current.dispose()
         if let group { GroupReaper.waitUntilGone(group, grace: options.stopTimeout) }
+    }
+
+    /// The group of the command running now, if any. A run another thread
+    /// is starting has no group id yet: its spawn returns within moments,
+    /// so wait for that (up to a second) rather than leave it unwaited.
+    private func runningGroup() -> Int32? {
+        let deadline = ContinuousClock.now + .seconds(1)
+        while true {
+            let (group, starting): (Int32?, Bool) = machine.withLock { state in
+                switch state.phase {
+                case .running(let group): return (group, false)
+                case .stopping(let group): return (group, group == nil)
+                case .starting: return (nil, true)
+                case .idle: return (nil, false)
+                }
+            }
+            if !starting || ContinuousClock.now >= deadline { return group }
+            usleep(1_000)
+        }
     }
 
     private func perform(_ step: RunMachine<Trigger>.Step) {
@@ -77,7 +90,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         let group = Locked<Int32?>(nil)
         let slot = SerialDisposable()
         current.disposable = slot
-        slot.disposable = ProcessSource.run(arguments, options: process).subscribe { [self] event in
+        // A run disposed before it exits (the action's subscription ends)
+        // sends no `exited`: its events file goes with the subscription.
+        let run = ProcessSource.run(arguments, options: process).subscribe { [self] event in
             switch event {
             case .next(.started(let pid)):
                 group.withLock { $0 = pid }
@@ -95,6 +110,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
                 break
             }
         }
+        slot.disposable = CompositeDisposable([run, ActionDisposable { environment.remove() }])
     }
 
     private func finish(_ trigger: Trigger, _ status: ExitStatus, _ duration: Duration, group: Int32?, _ environment: RunEnvironment) {

@@ -37,11 +37,15 @@ struct RunEnvironment: Sendable {
         }
     }
 
-    /// Deletes the events file.
+    /// Deletes the events file, and the private directory with the last
+    /// one. Later calls do nothing (a run can end both by exiting and by
+    /// being disposed).
     func remove() {
         guard let eventsFile else { return }
+        let wasLive = Self.directory.withLock { $0.live.remove(eventsFile) != nil }
+        guard wasLive else { return }
         unlink(eventsFile)
-        Self.directory.withLock { $0.live -= 1 }
+        Self.removeDirectory()
     }
 
     // MARK: The private directory
@@ -49,21 +53,25 @@ struct RunEnvironment: Sendable {
     private struct Directory {
         var path: String?
         /// Events files written and not yet removed.
-        var live = 0
+        var live: Set<String> = []
         var counter = 0
     }
 
     private static let directory = Locked(Directory())
 
-    /// Deletes the private directory (at the end of `RecipeRunner.run`)
-    /// unless a run still uses a file in it.
+    /// Deletes the private directory unless a run still uses a file in it
+    /// (after the last events file goes, and at the end of `RecipeRunner.run`).
     static func removeDirectory() {
         directory.withLock { state in
-            guard let path = state.path, state.live == 0 else { return }
+            guard let path = state.path, state.live.isEmpty else { return }
             rmdir(path)
             state.path = nil
         }
     }
+
+    /// Registers, once, the directory's removal for when a stop signal ends
+    /// rwatch.
+    private static let removeOnStop: Void = ProcessSupervisor.onStop { removeDirectoryOnStop() }
 
     /// Deletes the private directory and what is left in it, when a stop
     /// signal ends rwatch (every child is stopped by then).
@@ -101,10 +109,10 @@ struct RunEnvironment: Sendable {
             let path = "\(dir)/events-\(state.counter).jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard fd >= 0 else { return (created, nil) }
-            state.live += 1
+            state.live.insert(path)
             return (created, (fd, path))
         }
-        if created { ProcessSupervisor.onStop { removeDirectoryOnStop() } }
+        if created { _ = removeOnStop }
         return file
     }
 
@@ -120,7 +128,7 @@ struct RunEnvironment: Sendable {
             if written < 0 {
                 if errno == EINTR { continue }
                 unlink(path)
-                directory.withLock { $0.live -= 1 }
+                _ = directory.withLock { $0.live.remove(path) }
                 return nil
             }
             offset += written

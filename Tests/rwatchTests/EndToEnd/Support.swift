@@ -31,11 +31,13 @@ final class RWatch: @unchecked Sendable {
         return dir
     }()
 
-    /// One private recipe cache for the whole test run, so each recipe
-    /// compiles once.
+    /// One private recipe cache beside the build, so each recipe compiles
+    /// once (and a later test run of the same build finds it warm, as the
+    /// cache is keyed by content): nothing is left in /tmp.
     static let cacheHome: String = {
-        var template = Array("/tmp/rwatch-e2e-cache-XXXXXX".utf8CString)
-        return String(cString: mkdtemp(&template)!)
+        let path = binDirectory + "/rwatch-e2e-cache"
+        mkdir(path, 0o700)
+        return path
     }()
 
     /// Starts `rwatch arguments…` in `directory` with `environment` added.
@@ -122,10 +124,8 @@ extension String {
 /// True while a process with this pid exists (and is not a zombie of ours).
 func isAlive(_ pid: pid_t) -> Bool {
     guard kill(pid, 0) == 0 else { return false }
+    // Reaped between the two looks: /proc has nothing left to read.
     let stat = Scratch.read("/proc/\(pid)/stat")
-    if let close = stat.lastIndex(of: ")") {
-        let state = stat[stat.index(close, offsetBy: 2)]
-        return state != "Z"
-    }
-    return true
+    guard let close = stat.lastIndex(of: ")") else { return false }
+    return stat[stat.index(close, offsetBy: 2)] != "Z"
 }
