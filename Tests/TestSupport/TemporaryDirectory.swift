@@ -28,6 +28,13 @@ public struct TemporaryDirectory: Sendable {
         fclose(handle)
     }
 
+    /// Adds `text` to the end of `name` inside the directory.
+    public func append(_ name: String, _ text: String) {
+        guard let handle = fopen(file(name), "a") else { fatalError("cannot append to \(file(name))") }
+        fputs(text, handle)
+        fclose(handle)
+    }
+
     /// Removes the directory and everything in it.
     public func remove() { Self.removeTree(path) }
 

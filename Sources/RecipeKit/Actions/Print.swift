@@ -11,19 +11,31 @@ extension Signal {
 }
 
 extension Signal where Value == String {
-    /// Keeps the lines that contain a match of `pattern` (a regular
-    /// expression; `ignoringCase` by default). An invalid pattern is a
-    /// programming error in a recipe: check it with `rwatch check`.
+    /// Keeps the lines that contain a match of `pattern`, a regular
+    /// expression in `grep -E` syntax (`LinePattern`), case-insensitive by
+    /// default. A pattern that does not compile ends the signal with a
+    /// `LinePatternError`, which stops the recipe with one line naming it.
     public func grep(_ pattern: String, ignoringCase: Bool = true) -> Signal<String> {
-        let regex = LineFilter(pattern, ignoringCase: ignoringCase)
-        return filter { regex.matches($0) }
+        do {
+            let compiled = try LinePattern(pattern, ignoringCase: ignoringCase)
+            return filter { compiled.matches($0) }
+        } catch {
+            return .error(error)
+        }
     }
 }
 
 extension Signal where Value == Tail.Line {
-    /// Keeps the lines whose text contains a match of `pattern`.
+    /// Keeps the lines whose text contains a match of `pattern`, as
+    /// `grep(_:ignoringCase:)` on strings does. For speed, hand the pattern
+    /// to `Tail.follow(_:from:matching:)` instead: lines are then dropped
+    /// before they become strings.
     public func grep(_ pattern: String, ignoringCase: Bool = true) -> Signal<Tail.Line> {
-        let regex = LineFilter(pattern, ignoringCase: ignoringCase)
-        return filter { regex.matches($0.text) }
+        do {
+            let compiled = try LinePattern(pattern, ignoringCase: ignoringCase)
+            return filter { compiled.matches($0.text) }
+        } catch {
+            return .error(error)
+        }
     }
 }

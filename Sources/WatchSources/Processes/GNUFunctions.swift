@@ -8,6 +8,7 @@ enum GNUFunctions {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias Memmem = @convention(c) (UnsafeRawPointer, Int, UnsafeRawPointer, Int) -> UnsafeMutableRawPointer?
 
     /// `pipe2(2)`, glibc 2.9+.
     static let pipe2: Pipe2? = lookup("pipe2")
@@ -15,6 +16,16 @@ enum GNUFunctions {
     static let addChdir: AddChdir? = lookup("posix_spawn_file_actions_addchdir_np")
     /// `posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+.
     static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+
+    /// `memmem(3)`, glibc 2.0+ (`LinePattern`'s literal search).
+    static let memmem: Memmem = lookup("memmem") ?? { haystack, count, needle, length in
+        // Not reached with glibc; a plain search keeps the type total.
+        guard length <= count else { return nil }
+        for start in 0...(count - length) where memcmp(haystack + start, needle, length) == 0 {
+            return UnsafeMutableRawPointer(mutating: haystack + start)
+        }
+        return nil
+    }
 
     private static func lookup<F>(_ name: String) -> F? {
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }

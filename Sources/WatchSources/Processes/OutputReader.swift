@@ -96,7 +96,8 @@ final class OutputReader: Sendable {
         if count > 0 {
             let isStdout = stream.isStdout
             stream.splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { line in
-                observer.sendNext(isStdout ? .stdout(line) : .stderr(line))
+                let text = LineSplitter.decode(line)
+                observer.sendNext(isStdout ? .stdout(text) : .stderr(text))
             }
             return true
         }
@@ -120,7 +121,8 @@ final class OutputReader: Sendable {
     private func end(_ stream: inout Stream) {
         let isStdout = stream.isStdout
         stream.splitter.finish { line in
-            observer.sendNext(isStdout ? .stdout(line) : .stderr(line))
+            let text = LineSplitter.decode(line)
+            observer.sendNext(isStdout ? .stdout(text) : .stderr(text))
         }
         close(stream.fd)
         stream.fd = -1

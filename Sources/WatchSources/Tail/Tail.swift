@@ -23,15 +23,16 @@ public enum Tail {
         }
     }
 
-    /// The lines of one file, without `\n` or `\r\n`. See `follow(_:from:)` for
-    /// several files.
+    /// The lines of one file, without `\n` or `\r\n`. See
+    /// `follow(_:from:matching:)` for several files.
     ///
     ///     Tail.follow("/var/log/app.log").filter { $0.contains("ERROR") }
-    public static func follow(_ path: String, from start: Start = .end) -> Signal<String> {
+    ///     Tail.follow("/var/log/app.log", matching: try LinePattern("ERROR|FATAL"))
+    public static func follow(_ path: String, from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<String> {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
         Signal.serial { observer in
-            subscribe([path], start, observer, TailSink(
+            subscribe([path], start, pattern, observer, TailSink(
                 deliver: { _, text in observer.sendNext(text) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
@@ -51,13 +52,17 @@ public enum Tail {
     /// unfinished last line is held until its newline arrives (or the file is
     /// rotated away). Invalid UTF-8 is decoded lossily.
     ///
+    /// With a `pattern`, only matching lines are sent, and the others are
+    /// dropped as bytes, before they cost a `String` or a trip through the
+    /// signal: `tail -F | grep`, faster than that pair.
+    ///
     /// Never completes on its own. Errors (a path that is a directory, a
     /// parent that is a file, no inotify watches left) arrive as a `TailError`.
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
-    public static func follow(_ paths: [String], from start: Start = .end) -> Signal<Line> {
+    public static func follow(_ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<Line> {
         Signal.serial { observer in
-            subscribe(paths, start, observer, TailSink(
+            subscribe(paths, start, pattern, observer, TailSink(
                 deliver: { path, text in observer.sendNext(Line(path: path, text: text)) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
@@ -65,9 +70,11 @@ public enum Tail {
         }
     }
 
-    private static func subscribe<Value>(_ paths: [String], _ start: Start, _ observer: Observer<Value>, _ sink: TailSink) -> any Disposable {
+    private static func subscribe<Value>(
+        _ paths: [String], _ start: Start, _ pattern: LinePattern?, _ observer: Observer<Value>, _ sink: TailSink
+    ) -> any Disposable {
         do throws(TailError) {
-            let follower = try TailFollower(paths: paths, start: start, sink: sink)
+            let follower = try TailFollower(paths: paths, start: start, pattern: pattern, sink: sink)
             guard follower.start() else {
                 follower.cancel()
                 throw TailError(path: paths.first ?? "", problem: "no thread available to follow it")

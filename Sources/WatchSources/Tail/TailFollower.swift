@@ -22,6 +22,7 @@ final class TailFollower: @unchecked Sendable {
     // two). `cancel()` touches only `cancelled` and `wake`. The
     // descriptors close in `deinit`, after the thread has let go.
     private let sink: TailSink
+    private let pattern: LinePattern?
     let inotify: Int32
     private let wake: WakePipe
     private let cancelled = Atomic<Bool>(false)
@@ -40,8 +41,9 @@ final class TailFollower: @unchecked Sendable {
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
     /// watches, so that nothing written after subscribing is missed.
-    init(paths: [String], start: Tail.Start, sink: TailSink) throws(TailError) {
+    init(paths: [String], start: Tail.Start, pattern: LinePattern?, sink: TailSink) throws(TailError) {
         self.sink = sink
+        self.pattern = pattern
         let current = TailFollower.currentDirectory()
         var followed: [FollowedFile] = []
         for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
@@ -221,23 +223,37 @@ final class TailFollower: @unchecked Sendable {
             finishLine(index)
             files[index].offset = 0
         }
-        let path = files[index].path
-        let deliver = sink.deliver
-        while !isCancelled {
-            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            files[index].offset += count
-            files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { text in
-                deliver(path, text)
+        withLineHandler(files[index].path) { emit in
+            while !isCancelled {
+                let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                files[index].offset += count
+                files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit)
             }
         }
     }
 
     private func finishLine(_ index: Int) {
-        let path = files[index].path
-        files[index].splitter.finish { text in
-            sink.deliver(path, text)
+        withLineHandler(files[index].path) { emit in
+            files[index].splitter.finish(emit)
+        }
+    }
+
+    /// Runs `body` with what to do with each line: drop it unless it
+    /// matches the pattern, else make it a string and deliver it. Set up
+    /// once per read, so that a line costs no reference counting.
+    @inline(__always)
+    private func withLineHandler(_ path: String, _ body: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        let deliver = sink.deliver
+        guard let pattern else {
+            body { line in deliver(path, LineSplitter.decode(line)) }
+            return
+        }
+        pattern.withMatcher { matcher in
+            body { line in
+                if matcher.matches(line) { deliver(path, LineSplitter.decode(line)) }
+            }
         }
     }
 }

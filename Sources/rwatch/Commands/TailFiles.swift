@@ -20,7 +20,7 @@ struct TailFiles: ParsableCommand {
     @Argument(help: ArgumentHelp("Files to follow (they may appear later).", valueName: "file"))
     var files: [String]
 
-    @Option(help: ArgumentHelp("Keep lines matching this regular expression (case-insensitive).", valueName: "regex"))
+    @Option(help: ArgumentHelp("Keep lines matching this regular expression (grep -E syntax, case-insensitive).", valueName: "regex"))
     var grep: String?
 
     @Flag(name: .customLong("case-sensitive"), help: "Match --grep case-sensitively.")
@@ -32,7 +32,7 @@ struct TailFiles: ParsableCommand {
     func validate() throws {
         if let grep {
             do {
-                _ = try LineFilter(validating: grep, ignoringCase: !caseSensitive)
+                _ = try LinePattern(grep, ignoringCase: !caseSensitive)
             } catch {
                 throw ValidationError("\(error)")
             }
@@ -43,10 +43,10 @@ struct TailFiles: ParsableCommand {
     }
 
     func run() throws {
-        let filter = grep.map { LineFilter($0, ignoringCase: !caseSensitive) }
+        // validate() compiled it already.
+        let pattern = grep.flatMap { try? LinePattern($0, ignoringCase: !caseSensitive) }
         let several = files.count > 1
-        let lines = Tail.follow(files.map(FileSystem.absolute), from: fromStart ? .start : .end)
-            .filter { filter?.matches($0.text) ?? true }
+        let lines = Tail.follow(files, from: fromStart ? .start : .end, matching: pattern)
             .map { line in
                 Terminal.output(line.text, prefix: several ? "\(line.path): " : "", toStandardError: false)
                 return line

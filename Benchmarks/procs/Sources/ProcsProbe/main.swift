@@ -4,9 +4,10 @@
 //   ProcsProbe tail-count FILE END   Tail.follow(FILE, from: .start); counts lines until a
 //                                     line equal to END arrives; prints the count
 //   ProcsProbe tail-grep FILE REGEX END
-//                                     Tail.follow(FILE, from: .start); counts lines that
-//                                     match REGEX (POSIX ERE, regexec) until a line equal
-//                                     to END arrives; prints the count
+//                                     Tail.follow(FILE, from: .start, matching: REGEX|^END$)
+//                                     (LinePattern: grep -E syntax, case-sensitive like
+//                                     grep); counts the matching lines until the END line
+//                                     arrives; prints the count
 //
 // Each mode exits as soon as it has its answer.
 import Dispatch
@@ -32,13 +33,6 @@ func fail(_ message: String) -> Never {
 final class Tally: @unchecked Sendable {
     // Safety: only the one thread that delivers events touches it.
     @exclusivity(unchecked) var value = 0
-}
-
-/// The compiled regex, for the delivering thread only.
-final class Pattern: @unchecked Sendable {
-    // Safety: only the one thread that delivers events touches it.
-    @exclusivity(unchecked) var regex: regex_t
-    init(_ regex: regex_t) { self.regex = regex }
 }
 
 let arguments = CommandLine.arguments
@@ -74,29 +68,18 @@ case "tail-count" where arguments.count == 4:
     say("\(lines.value)")
 
 case "tail-grep" where arguments.count == 5:
-    var regex = regex_t()
-    guard regcomp(&regex, arguments[3], REG_EXTENDED | REG_NOSUB) == 0 else { fail("bad regex \(arguments[3])") }
     let end = arguments[4]
+    // The END line must get through the filter too, as in follow-peer.sh.
+    let pattern: LinePattern
+    do {
+        pattern = try LinePattern("\(arguments[3])|^\(end)$")
+    } catch {
+        fail("\(error)")
+    }
     let done = DispatchSemaphore(value: 0)
     let matches = Tally()
-    let pattern = Pattern(regex)
-    let subscription = Tail.follow(arguments[2], from: .start).subscribe(onNext: { line in
-        if line == end {
-            done.signal()
-            return
-        }
-        var text = line
-        let matched = text.withUTF8 { utf8 in
-            utf8.withMemoryRebound(to: CChar.self) { chars in
-                // regexec wants a C string: lines hold no NUL, copy once.
-                withUnsafeTemporaryAllocation(of: CChar.self, capacity: chars.count + 1) { buffer in
-                    _ = buffer.initialize(fromContentsOf: chars)
-                    buffer[chars.count] = 0
-                    return regexec(&pattern.regex, buffer.baseAddress!, 0, nil, 0) == 0
-                }
-            }
-        }
-        if matched { matches.value += 1 }
+    let subscription = Tail.follow(arguments[2], from: .start, matching: pattern).subscribe(onNext: { line in
+        if line == end { done.signal() } else { matches.value += 1 }
     }, onError: { error in
         fail("\(error)")
     })

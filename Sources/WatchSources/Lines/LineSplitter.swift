@@ -3,8 +3,12 @@ import Glibc
 #endif
 
 /// Cuts a byte stream into lines: splits on `\n`, strips a `\r` before it,
-/// decodes UTF-8 lossily (invalid bytes become U+FFFD, never a crash), and
-/// holds an unfinished last line until its newline arrives or `finish()`.
+/// and holds an unfinished last line until its newline arrives or `finish()`.
+///
+/// Lines are handed out as bytes, valid only during the call, so that a
+/// caller can look at a line (match a pattern) before paying for a
+/// `String`; `decode` makes one, UTF-8 decoded lossily (invalid bytes become
+/// U+FFFD, never a crash).
 ///
 /// A line longer than `maximumLineLength` bytes is emitted in pieces of that
 /// size, so a stream without newlines cannot grow memory without bound.
@@ -22,8 +26,9 @@ struct LineSplitter {
     /// Whether bytes of an unfinished line are held.
     var hasPartialLine: Bool { !partial.isEmpty }
 
-    /// Feeds bytes; calls `emit` for every line they complete, in order.
-    mutating func append(_ bytes: UnsafeRawBufferPointer, _ emit: (String) -> Void) {
+    /// Feeds bytes; calls `emit` with every line they complete, in order.
+    @inline(__always)
+    mutating func append(_ bytes: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) -> Void) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let count = bytes.count
         var start = 0
@@ -35,7 +40,7 @@ struct LineSplitter {
             }
             let end = base.distance(to: UnsafeRawPointer(found))
             if partial.isEmpty {
-                emit(Self.decode(UnsafeRawBufferPointer(start: base + start, count: end - start)))
+                emit(Self.stripReturn(UnsafeRawBufferPointer(start: base + start, count: end - start)))
             } else {
                 partial.append(contentsOf: UnsafeRawBufferPointer(start: base + start, count: end - start))
                 emitPartial(emit)
@@ -45,7 +50,7 @@ struct LineSplitter {
     }
 
     /// Ends the stream: a held unfinished line is emitted as the last line.
-    mutating func finish(_ emit: (String) -> Void) {
+    mutating func finish(_ emit: (UnsafeRawBufferPointer) -> Void) {
         if !partial.isEmpty { emitPartial(emit) }
     }
 
@@ -54,18 +59,21 @@ struct LineSplitter {
         partial = []
     }
 
-    private mutating func emitPartial(_ emit: (String) -> Void) {
-        let line = partial.withUnsafeBytes { Self.decode($0) }
+    private mutating func emitPartial(_ emit: (UnsafeRawBufferPointer) -> Void) {
+        partial.withUnsafeBytes { emit(Self.stripReturn($0)) }
         partial.removeAll(keepingCapacity: partial.count <= 64 * 1024)
-        emit(line)
     }
 
-    /// The line's text without a trailing `\r`, invalid UTF-8 replaced.
     @inline(__always)
-    static func decode(_ bytes: UnsafeRawBufferPointer) -> String {
-        var count = bytes.count
-        if count > 0 && bytes[count - 1] == 0x0D { count -= 1 }
-        let line = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+    private static func stripReturn(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard let last = line.last, last == 0x0D else { return line }
+        return UnsafeRawBufferPointer(rebasing: line.dropLast())
+    }
+
+    /// The line's text, invalid UTF-8 replaced.
+    @inline(__always)
+    static func decode(_ line: UnsafeRawBufferPointer) -> String {
+        let count = line.count
         if isASCII(line) {
             // Valid by construction: skips the repairing decoder's extra passes.
             return String(unsafeUninitializedCapacity: count) { buffer in

@@ -6,9 +6,9 @@ import Testing
         var splitter = LineSplitter(maximumLineLength: maximum)
         var lines: [String] = []
         for chunk in chunks {
-            chunk.withUnsafeBytes { splitter.append($0) { lines.append($0) } }
+            chunk.withUnsafeBytes { splitter.append($0) { lines.append(LineSplitter.decode($0)) } }
         }
-        if finish { splitter.finish { lines.append($0) } }
+        if finish { splitter.finish { lines.append(LineSplitter.decode($0)) } }
         return lines
     }
 

@@ -1,0 +1,104 @@
+@testable import WatchSources
+import Glibc
+import Testing
+
+@Suite struct LinePatternTests {
+    @Test(arguments: [
+        ("status=5[0-9]{2} took=", "status=5"),
+        ("colou?r", "colo"),
+        ("ab+c", "ab"),
+        ("ab*c", "a"),
+        ("x{2}yz", "yz"),
+        ("a{1,3}bcd", "bcd"),
+        ("[abc]def", "def"),
+        ("[]x]yz", "yz"),
+        ("[[:digit:]]+ms", "ms"),
+        ("(foo|bar)baz", "baz"),
+        ("^ERROR: ", "ERROR: "),
+        ("1\\.2\\.3", "1.2.3"),
+        ("\\bword\\b", "word"),
+        ("a.b", "a"),
+        ("\\(x\\)", "(x)"),
+    ])
+    func theRequiredLiteralIsTheLongestCertainRun(pattern: String, literal: String) {
+        #expect(RequiredLiteral(extendedRegex: Array(pattern.utf8)).map { String(decoding: $0.bytes, as: UTF8.self) } == literal)
+    }
+
+    @Test(arguments: ["(a|b)", "a*", ".*", "[a-z]+", "\\w+", "x?", "é+"])
+    func patternsWithoutACertainRunHaveNoLiteral(pattern: String) {
+        #expect(RequiredLiteral(extendedRegex: Array(pattern.utf8)) == nil)
+    }
+
+    @Test func eachTopLevelAlternativeHasItsLiteral() {
+        let literals = RequiredLiteral.forEachAlternative(of: Array("error|warn(ing)?|[0-9]+ fatal".utf8))
+        #expect(literals?.map { String(decoding: $0.bytes, as: UTF8.self) } == ["error", "warn", " fatal"])
+        #expect(RequiredLiteral.forEachAlternative(of: Array("(a|b)c|d".utf8))?.map(\.bytes) == [Array("c".utf8), Array("d".utf8)])
+        #expect(RequiredLiteral.forEachAlternative(of: Array("error|.*".utf8)) == nil)
+        #expect(RequiredLiteral.forEachAlternative(of: Array("error|".utf8)) == nil)
+    }
+
+    @Test func onlyPlainTextIsAWholePatternLiteral() {
+        #expect(RequiredLiteral(extendedRegex: Array("timeout".utf8))?.isWholePattern == true)
+        #expect(RequiredLiteral(extendedRegex: Array("a\\.b".utf8))?.isWholePattern == true)
+        #expect(RequiredLiteral(extendedRegex: Array("^timeout".utf8))?.isWholePattern == false)
+        #expect(RequiredLiteral(extendedRegex: Array("timeouts?".utf8))?.isWholePattern == false)
+    }
+
+    /// The pre-filter must never change an answer: every pattern against
+    /// every line, compared with plain `regexec` on a C string.
+    @Test func matchesExactlyWhatRegexecMatches() throws {
+        let patterns = [
+            "status=5[0-9]{2} took=[0-9]{3,}ms", "colou?r", "ab+c", "ab*c", "x{2}yz", "[]x]yz",
+            "(foo|bar)baz", "^ERROR: ", "done$", "1\\.2\\.3", "error|warn", "a.b", "timeout",
+            "\\bword\\b", "[[:upper:]]{2}", "^$", "o{0}k", "(ab)+c", "TIMEOUT", "x*", "error|warn",
+            "timeout|refused", "^ERROR|done$", "a\\|b|c", "[|]x|ok",
+        ]
+        let lines = [
+            "", "color", "colour", "colouur", "abc", "abbbc", "ac", "xxyz", "xyz", "]yz", "x]yz",
+            "foobaz", "barbaz", "bazbaz", "ERROR: disk", "an ERROR: x", "all done", "done later",
+            "1.2.3", "1x2x3", "an error", "warning", "a-b", "ab", "timeout", "Timeout", "TIMEOUT here",
+            "a word here", "swordfish", "AB", "ok", "k", "ababc", "status=503 took=1200ms",
+            "status=503 took=12ms", "status=200 took=1200ms", "a|b", "c", "|x", "connection refused",
+        ]
+        for pattern in patterns {
+            for ignoringCase in [false, true] {
+                let fast = try LinePattern(pattern, ignoringCase: ignoringCase)
+                var plain = regex_t()
+                #expect(regcomp(&plain, pattern, REG_EXTENDED | REG_NOSUB | (ignoringCase ? REG_ICASE : 0)) == 0)
+                defer { regfree(&plain) }
+                for line in lines {
+                    let expected = regexec(&plain, line, 0, nil, 0) == 0
+                    #expect(fast.matches(line) == expected, "\(pattern) ignoringCase: \(ignoringCase) on '\(line)'")
+                }
+            }
+        }
+    }
+
+    @Test func ignoringCaseFoldsTheLiteralToo() throws {
+        let pattern = try LinePattern("Connection refused", ignoringCase: true)
+        #expect(pattern.matches("ERR: CONNECTION REFUSED by peer"))
+        #expect(!pattern.matches("connection accepted"))
+    }
+
+    @Test func digitEscapesAreAccepted() throws {
+        let pattern = try LinePattern("took=\\d{3,}ms")
+        #expect(pattern.matches("took=1200ms"))
+        #expect(!pattern.matches("took=12ms"))
+        #expect(try LinePattern("[\\d]").matches("d"))  // inside brackets a backslash is itself
+        #expect(try LinePattern("id=\\D").matches("id=x"))
+    }
+
+    @Test func aBadPatternIsAOneLineError() {
+        #expect(throws: LinePatternError(pattern: "(", reason: "Unmatched ( or \\(")) {
+            try LinePattern("(")
+        }
+        #expect(throws: LinePatternError.self) { try LinePattern("a{2,1}") }
+    }
+
+    @Test func linesWithNulAndInvalidUTF8AreMatchedByteWise() throws {
+        let pattern = try LinePattern("end$")
+        let bytes: [UInt8] = [0x61, 0x00, 0xFF, 0x20, 0x65, 0x6E, 0x64]
+        #expect(bytes.withUnsafeBytes { line in pattern.withMatcher { $0.matches(line) } })
+        #expect(!bytes.dropLast().withUnsafeBytes { line in pattern.withMatcher { $0.matches(line) } })
+    }
+}
