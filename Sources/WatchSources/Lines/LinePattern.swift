@@ -12,8 +12,9 @@ import Glibc
 /// Fast the way grep is: the longest piece of plain text that every match
 /// must contain (one per alternative of `a|b`) is searched with `memmem`
 /// first, and only lines that hold it reach the regex engine (glibc's
-/// `regexec`). A pattern that is plain text never does. Handed to `Tail.follow(_:from:matching:)`, lines that do not
-/// match are dropped before they become strings.
+/// `regexec`); a pattern that is plain text never does. Handed to
+/// `Tail.follow(_:from:matching:)`, lines that do not match are dropped
+/// before they become strings.
 ///
 /// Matching is byte-wise (C locale): `.` matches one byte and
 /// `ignoringCase` folds ASCII letters only. Safe to use from many threads.
@@ -56,29 +57,22 @@ public struct LinePattern: Sendable, CustomStringConvertible {
         guard pattern.contains(UInt8(ascii: "\\")) else { return pattern }
         var result: [UInt8] = []
         var index = 0
-        var inBracket = false
         while index < pattern.count {
-            let byte = pattern[index]
-            if inBracket {
-                if byte == UInt8(ascii: "]") { inBracket = false }
-                result.append(byte)
-                index += 1
-            } else if byte == UInt8(ascii: "["), index + 1 < pattern.count {
-                // The first `]` (after an optional `^`) is a member, not the end.
-                inBracket = true
-                result.append(byte)
-                index += 1
-                if pattern[index] == UInt8(ascii: "^") { result.append(pattern[index]); index += 1 }
-                if index < pattern.count && pattern[index] == UInt8(ascii: "]") { result.append(pattern[index]); index += 1 }
-            } else if byte == UInt8(ascii: "\\"), index + 1 < pattern.count {
+            switch pattern[index] {
+            case UInt8(ascii: "["):
+                // Inside brackets a backslash is itself: copied as it is.
+                let length = RequiredLiteral.bracketLength(pattern, from: index)
+                result += pattern[index..<(index + length)]
+                index += length
+            case UInt8(ascii: "\\") where index + 1 < pattern.count:
                 switch pattern[index + 1] {
                 case UInt8(ascii: "d"): result += Array("[0-9]".utf8)
                 case UInt8(ascii: "D"): result += Array("[^0-9]".utf8)
-                default: result += pattern[index...index + 1]
+                default: result += pattern[index...(index + 1)]
                 }
                 index += 2
-            } else {
-                result.append(byte)
+            default:
+                result.append(pattern[index])
                 index += 1
             }
         }

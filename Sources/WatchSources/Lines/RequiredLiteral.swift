@@ -115,7 +115,7 @@ struct RequiredLiteral {
 
     /// The length of the bracket expression at `start` (`[a-z]`, `[]x]`,
     /// `[^[:digit:]]`), or the rest of the pattern if it never closes.
-    private static func bracketLength(_ pattern: [UInt8], from start: Int) -> Int {
+    static func bracketLength(_ pattern: [UInt8], from start: Int) -> Int {
         var index = start + 1
         if index < pattern.count && pattern[index] == UInt8(ascii: "^") { index += 1 }
         if index < pattern.count && pattern[index] == UInt8(ascii: "]") { index += 1 }

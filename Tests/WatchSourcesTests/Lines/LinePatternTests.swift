@@ -86,6 +86,8 @@ import Testing
         #expect(!pattern.matches("took=12ms"))
         #expect(try LinePattern("[\\d]").matches("d"))  // inside brackets a backslash is itself
         #expect(try LinePattern("id=\\D").matches("id=x"))
+        #expect(try LinePattern("^[[:alpha:]\\d]$").matches("\\"))  // the class closes at `:]`, not `]`
+        #expect(try !LinePattern("^[[:alpha:]\\d]$").matches("7"))
     }
 
     @Test func aBadPatternIsAOneLineError() {

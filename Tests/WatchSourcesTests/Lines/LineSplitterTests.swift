@@ -44,3 +44,35 @@ import Testing
         #expect(split([[0x61, 0xC3, 0x0A, 0xFF, 0xFE, 0x0A]]) == ["a\u{FFFD}", "\u{FFFD}\u{FFFD}"])
     }
 }
+
+/// `decode` builds short lines a word at a time: every length and every
+/// kind of byte must come out as the standard decoder makes it.
+@Suite struct LineDecodingTests {
+    @Test func everyLengthDecodesAsTheStandardDecoderDoes() {
+        let alphabets: [[UInt8]] = [
+            Array("abcdefghijklmnopqrstuvwxyz0123456789".utf8),
+            Array("é✓ab".utf8),                      // multi-byte characters, cut anywhere
+            [0x61, 0xFF, 0x62, 0xC3, 0x80, 0xE2],    // invalid and truncated sequences
+            [0x00, 0x7F, 0x09, 0x20],                // NUL and controls
+        ]
+        for alphabet in alphabets {
+            for length in 0...40 {
+                for offset in 0..<alphabet.count {
+                    let bytes = (0..<length).map { alphabet[($0 + offset) % alphabet.count] }
+                    // Padding around the line: decode must read only the line.
+                    let padded = [0xAA, 0xBB] + bytes + [0x0A, 0xCC]
+                    let decoded = padded.withUnsafeBytes { LineSplitter.decode(UnsafeRawBufferPointer(rebasing: $0[2..<(2 + length)])) }
+                    #expect(decoded == String(decoding: bytes, as: UTF8.self), "\(bytes)")
+                    #expect(decoded.utf8.count == String(decoding: bytes, as: UTF8.self).utf8.count)
+                }
+            }
+        }
+    }
+
+    @Test func shortLinesCompareAndHashLikeLiterals() {
+        let line = Array("12345".utf8).withUnsafeBytes { LineSplitter.decode($0) }
+        #expect(line == "12345")
+        #expect(line.hashValue == "12345".hashValue)
+        #expect(Set([line, "12345"]).count == 1)
+    }
+}
