@@ -15,7 +15,8 @@ Pairs, each side run RUNS times (default 7), alternating, median reported:
     --line-buffered` (follow-peer.sh); the time is until the end marker line
     has arrived.
 Wall time from time.perf_counter, CPU (user+sys, the process and the children
-it waited for) and peak RSS from wait4's rusage.
+it waited for) from wait4's rusage, peak RSS from /usr/bin/time (a child
+forked by Python would count Python's pages as its own).
 """
 import os
 import statistics
@@ -61,8 +62,9 @@ def run_once(command, grow):
     if grow:
         open(GROWING, "w").close()
         writer = subprocess.Popen(["sh", "-c", 'cat "$0" >> "$1"', LOG, GROWING])
+    rss_file = os.path.join(WORK, "rss.txt")
     start = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.PIPE)
+    child = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", rss_file] + command, stdout=subprocess.PIPE)
     output = child.stdout.read().decode().strip()
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start
@@ -71,7 +73,9 @@ def run_once(command, grow):
         writer.wait()
     if status != 0:
         sys.exit(f"failed ({status}): {' '.join(command)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, output
+    with open(rss_file) as rss:
+        peak = int(rss.read().split()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, peak, output
 
 
 def measure_pair(ours, peer, grow=False):

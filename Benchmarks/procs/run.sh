@@ -9,6 +9,7 @@
 # the ratios against the issue's targets. The generated log is deleted at the end.
 set -euo pipefail
 cd "$(dirname "$0")"
+command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 swift build -c release --product ProcsProbe ${SWIFT_FLAGS:-} >&2
 PROBE=$(swift build -c release --show-bin-path ${SWIFT_FLAGS:-})/ProcsProbe
 exec python3 bench.py "$PROBE"

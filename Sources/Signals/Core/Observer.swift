@@ -28,6 +28,11 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     // The handler of a trusted observer, which never changes: read from a
     // `let`, a call needs no retain of the closure context.
     private let trustedHandler: ((Event<Value>) -> Void)?
+    // A trusted observer made by `subscribe(onNext:…)`: values sent with
+    // `sendNext` go straight to the subscriber's closure, without an `Event`
+    // made around them and taken apart again (a third of a line's cost for
+    // `ProcessSource`).
+    private let trustedNext: ((Value) -> Void)?
     private let serial: SerialQueue<Event<Value>?>?
     @exclusivity(unchecked) private var terminated = false
     private let stopped = Atomic<Bool>(false)
@@ -62,9 +67,12 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// - Parameter serialized: `false` only when every sender is library code
     ///   that already delivers one event at a time (an upstream observer, a
     ///   subject's drain); then sends skip the queue.
-    init(handler: @escaping (Event<Value>) -> Void, serialized: Bool) {
+    /// - Parameter next: what `handler` does with a value, when that is all
+    ///   it does with one; trusted observers then call it directly.
+    init(handler: @escaping (Event<Value>) -> Void, serialized: Bool, next: ((Value) -> Void)? = nil) {
         self.handler = serialized ? handler : nil
         self.trustedHandler = serialized ? nil : handler
+        self.trustedNext = serialized ? nil : next
         self.serial = serialized ? SerialQueue() : nil
     }
 
@@ -80,6 +88,15 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         } else {
             deliverTrusted(event)
         }
+    }
+
+    /// Sends a value, unless the observer has stopped.
+    public func sendNext(_ value: Value) {
+        // Called through the stored property rather than bound with
+        // `if let`, which would retain the closure's context per value.
+        guard trustedNext != nil else { return send(.next(value)) }
+        if stopped.load(ordering: .relaxed) { return }
+        trustedNext?(value)
     }
 
     @inline(__always)

@@ -53,13 +53,14 @@ public struct Signal<Value>: Sendable {
         onError: (@Sendable (any Error) -> Void)? = nil,
         onCompleted: (@Sendable () -> Void)? = nil
     ) -> any Disposable {
-        subscribe { event in
+        let handler: (Event<Value>) -> Void = { event in
             switch event {
             case .next(let value): onNext?(value)
             case .error(let error): onError?(error)
             case .completed: onCompleted?()
             }
         }
+        return SubscriptionHandle(start(handler, beforeRunning: { _ in }, next: onNext ?? { _ in }))
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
@@ -95,9 +96,10 @@ public struct Signal<Value>: Sendable {
     @inline(__always)
     func start(
         _ handler: @escaping (Event<Value>) -> Void,
-        beforeRunning register: (Subscription<Value>) -> Void
+        beforeRunning register: (Subscription<Value>) -> Void,
+        next: ((Value) -> Void)? = nil
     ) -> Subscription<Value> {
-        let observer = Observer(handler: handler, serialized: serializes)
+        let observer = Observer(handler: handler, serialized: serializes, next: next)
         let subscription = Subscription(observer: observer)
         register(subscription)
         observer.attach(producer(observer))

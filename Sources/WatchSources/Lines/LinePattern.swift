@@ -51,6 +51,13 @@ public struct LinePattern: Sendable, CustomStringConvertible {
         withExtendedLifetime(compiled) { body(compiled.matcher) }
     }
 
+    /// `withMatcher` for an optional pattern: `nil` keeps every line.
+    @inline(__always)
+    static func withMatcher<Result>(_ pattern: LinePattern?, _ body: (LineMatcher?) -> Result) -> Result {
+        guard let pattern else { return body(nil) }
+        return pattern.withMatcher { body($0) }
+    }
+
     /// `\d` and `\D`, which people bring from other regex syntaxes, as the
     /// bracket expressions POSIX spells them with (outside brackets only).
     private static func expandingDigitClasses(_ pattern: [UInt8]) -> [UInt8] {
@@ -121,14 +128,28 @@ struct LineMatcher {
     /// Whether the line holds one of the required literals.
     @inline(__always)
     private func containsLiteral(_ line: UnsafeRawBufferPointer) -> Bool {
-        for needle in needles where line.count >= needle.count {
-            if needle.folds {
-                if Needle.foldedSearch(needle, in: line) { return true }
-            } else if memmem(line.baseAddress!, line.count, needle.bytes, needle.count) != nil {
-                return true
-            }
-        }
+        for index in needles.indices where find(index, in: line) != nil { return true }
         return false
+    }
+
+    /// Whether lines without a literal can be skipped by searching the
+    /// literals across many lines at once: there are literals, and none
+    /// holds a newline (which no line can contain).
+    var searchesAcrossLines: Bool {
+        !needles.isEmpty && !needles.contains { UnsafeBufferPointer(start: $0.bytes, count: $0.count).contains(0x0A) }
+    }
+
+    /// How many literals there are (one per top-level alternative).
+    var literalCount: Int { needles.count }
+
+    /// The offset of the first occurrence of literal `index` in `region`.
+    @inline(__always)
+    func find(_ index: Int, in region: UnsafeRawBufferPointer) -> Int? {
+        let needle = needles[index]
+        guard region.count >= needle.count, let base = region.baseAddress else { return nil }
+        if needle.folds { return Needle.foldedSearch(needle, in: region) }
+        guard let found = memmem(base, region.count, needle.bytes, needle.count) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
     }
 }
 
@@ -139,14 +160,16 @@ struct Needle {
     /// Compare ASCII letters regardless of case.
     let folds: Bool
 
-    fileprivate static func foldedSearch(_ needle: Needle, in line: UnsafeRawBufferPointer) -> Bool {
+    /// The offset of the first case-insensitive occurrence in `region`
+    /// (at least `count` bytes long).
+    fileprivate static func foldedSearch(_ needle: Needle, in region: UnsafeRawBufferPointer) -> Int? {
         let first = needle.bytes[0]
-        for start in 0...(line.count - needle.count) where lower(line[start]) == first {
+        for start in 0...(region.count - needle.count) where lower(region[start]) == first {
             var offset = 1
-            while offset < needle.count && lower(line[start + offset]) == needle.bytes[offset] { offset += 1 }
-            if offset == needle.count { return true }
+            while offset < needle.count && lower(region[start + offset]) == needle.bytes[offset] { offset += 1 }
+            if offset == needle.count { return start }
         }
-        return false
+        return nil
     }
 
     @inline(__always)

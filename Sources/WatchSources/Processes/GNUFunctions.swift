@@ -9,6 +9,7 @@ enum GNUFunctions {
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     typealias Memmem = @convention(c) (UnsafeRawPointer, Int, UnsafeRawPointer, Int) -> UnsafeMutableRawPointer?
+    typealias Memrchr = @convention(c) (UnsafeRawPointer, Int32, Int) -> UnsafeMutableRawPointer?
 
     /// `pipe2(2)`, glibc 2.9+.
     static let pipe2: Pipe2? = lookup("pipe2")
@@ -23,6 +24,18 @@ enum GNUFunctions {
         guard length <= count else { return nil }
         for start in 0...(count - length) where memcmp(haystack + start, needle, length) == 0 {
             return UnsafeMutableRawPointer(mutating: haystack + start)
+        }
+        return nil
+    }
+
+    /// `memrchr(3)`, glibc 2.2+ (`LineSplitter`'s search for a line's start).
+    static let memrchr: Memrchr = lookup("memrchr") ?? { haystack, byte, count in
+        var index = count
+        while index > 0 {
+            index -= 1
+            if haystack.load(fromByteOffset: index, as: UInt8.self) == UInt8(truncatingIfNeeded: byte) {
+                return UnsafeMutableRawPointer(mutating: haystack + index)
+            }
         }
         return nil
     }

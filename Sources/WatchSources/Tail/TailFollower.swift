@@ -223,36 +223,27 @@ final class TailFollower: @unchecked Sendable {
             finishLine(index)
             files[index].offset = 0
         }
-        withLineHandler(files[index].path) { emit in
+        let path = files[index].path
+        let deliver = sink.deliver
+        LinePattern.withMatcher(pattern) { matcher in
             while !isCancelled {
                 let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { return }
                 files[index].offset += count
-                files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), emit)
+                files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), keeping: matcher) { line in
+                    deliver(path, LineSplitter.decode(line))
+                }
             }
         }
     }
 
     private func finishLine(_ index: Int) {
-        withLineHandler(files[index].path) { emit in
-            files[index].splitter.finish(emit)
-        }
-    }
-
-    /// Runs `body` with what to do with each line: drop it unless it
-    /// matches the pattern, else make it a string and deliver it. Set up
-    /// once per read, so that a line costs no reference counting.
-    @inline(__always)
-    private func withLineHandler(_ path: String, _ body: ((UnsafeRawBufferPointer) -> Void) -> Void) {
+        let path = files[index].path
         let deliver = sink.deliver
-        guard let pattern else {
-            body { line in deliver(path, LineSplitter.decode(line)) }
-            return
-        }
-        pattern.withMatcher { matcher in
-            body { line in
-                if matcher.matches(line) { deliver(path, LineSplitter.decode(line)) }
+        LinePattern.withMatcher(pattern) { matcher in
+            files[index].splitter.finish { line in
+                if matcher?.matches(line) ?? true { deliver(path, LineSplitter.decode(line)) }
             }
         }
     }

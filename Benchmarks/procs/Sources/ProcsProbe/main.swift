@@ -1,6 +1,7 @@
 // The rwatch side of Benchmarks/procs/run.sh. Modes:
 //
 //   ProcsProbe count-seq N            seq N through ProcessSource; prints the line count
+//   ProcsProbe count-cat FILE         the same with `cat FILE` (a producer faster than the reader)
 //   ProcsProbe tail-count FILE END   Tail.follow(FILE, from: .start); counts lines until a
 //                                     line equal to END arrives; prints the count
 //   ProcsProbe tail-grep FILE REGEX END
@@ -39,11 +40,12 @@ let arguments = CommandLine.arguments
 guard arguments.count >= 2 else { fail("usage: ProcsProbe count-seq N | tail-count FILE END | tail-grep FILE REGEX END") }
 
 switch arguments[1] {
-case "count-seq" where arguments.count == 3:
+case "count-seq" where arguments.count == 3, "count-cat" where arguments.count == 3:
     let done = DispatchSemaphore(value: 0)
     // Touched only by the delivering reader thread, one event at a time.
     let lines = Tally()
-    ProcessSource.run(["seq", arguments[2]]).subscribe(onNext: { event in
+    let command = arguments[1] == "count-seq" ? ["seq", arguments[2]] : ["cat", arguments[2]]
+    ProcessSource.run(command).subscribe(onNext: { event in
         if case .stdout = event { lines.value += 1 }
     }, onError: { error in
         fail("\(error)")
