@@ -104,3 +104,35 @@ import Testing
         #expect(!bytes.dropLast().withUnsafeBytes { line in pattern.withMatcher { $0.matches(line) } })
     }
 }
+
+/// The case-folding literal search looks at 16 positions at a time; its
+/// answer must be the naive search's for every needle length and place.
+@Suite struct FoldedSearchTests {
+    private func naiveFirst(_ needle: [UInt8], in text: [UInt8]) -> Int? {
+        func lower(_ byte: UInt8) -> UInt8 { byte &- 0x41 < 26 ? byte | 0x20 : byte }
+        guard text.count >= needle.count else { return nil }
+        return (0...(text.count - needle.count)).first { start in
+            needle.indices.allSatisfy { lower(text[start + $0]) == lower(needle[$0]) }
+        }
+    }
+
+    @Test func findsTheFirstOccurrenceAtEveryOffset() throws {
+        var random = LineSkippingTests.XorShift(state: 0xDEAD_BEEF_CAFE_F00D)
+        let alphabet = Array("aAbB@`[{ 0zZ".utf8)  // ASCII: a byte beyond it ends a literal
+        for length in 1...20 {
+            let needle = (0..<length).map { _ in alphabet.randomElement(using: &random)! }
+            // A pattern that is this literal, ignoring case (escaped: plain text).
+            let pattern = try LinePattern(String(decoding: needle, as: UTF8.self).map { "[]\\[{}().*+?|^$".contains($0) ? "\\\($0)" : "\($0)" }.joined(),
+                                          ignoringCase: true)
+            for place in 0..<48 {
+                var text = (0..<(place + length + Int.random(in: 0...20, using: &random))).map { _ in alphabet.randomElement(using: &random)! }
+                for offset in 0..<length {
+                    let byte = needle[offset]
+                    text[place + offset] = byte &- 0x61 < 26 && Bool.random(using: &random) ? byte & ~0x20 : byte
+                }
+                let found = text.withUnsafeBytes { bytes in pattern.withMatcher { $0.find(0, in: bytes) } }
+                #expect(found == naiveFirst(needle, in: text), "\(needle) in \(text)")
+            }
+        }
+    }
+}

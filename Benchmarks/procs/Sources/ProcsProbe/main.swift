@@ -9,6 +9,8 @@
 //                                     (LinePattern: grep -E syntax, case-sensitive like
 //                                     grep); counts the matching lines until the END line
 //                                     arrives; prints the count
+//   ProcsProbe tail-grep-i FILE REGEX END
+//                                     the same, ignoring case (rwatch tail --grep's default)
 //
 // Each mode exits as soon as it has its answer.
 import Dispatch
@@ -69,12 +71,12 @@ case "tail-count" where arguments.count == 4:
     subscription.dispose()
     say("\(lines.value)")
 
-case "tail-grep" where arguments.count == 5:
+case "tail-grep" where arguments.count == 5, "tail-grep-i" where arguments.count == 5:
     let end = arguments[4]
     // The END line must get through the filter too, as in follow-peer.sh.
     let pattern: LinePattern
     do {
-        pattern = try LinePattern("\(arguments[3])|^\(end)$")
+        pattern = try LinePattern("\(arguments[3])|^\(end)$", ignoringCase: arguments[1] == "tail-grep-i")
     } catch {
         fail("\(error)")
     }
