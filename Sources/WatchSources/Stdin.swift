@@ -13,7 +13,9 @@ public enum Stdin {
     /// The lines read from `fd` (not closed), on a thread of their own that
     /// stops promptly when the subscription is disposed.
     static func lines(from fd: Int32) -> Signal<String> {
-        Signal { observer in
+        // Serial: only the reader thread sends (after the subscribing thread
+        // has, at most, reported that it could not start one).
+        Signal.serial { observer in
             var ends: [Int32] = [-1, -1]
             guard pipe(&ends) == 0 else {
                 observer.sendError(FileWatchError(.cannotWatch(path: "standard input", errno: errno)))
@@ -55,25 +57,24 @@ private final class LineReader: Sendable {
 
     private func run() {
         defer { close(stopFD) }
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
+        // The same line rules as process output and tail: `\r\n` stripped,
+        // invalid UTF-8 repaired, a line without end cut at 64 MiB.
+        var splitter = LineSplitter()
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
+        defer { chunk.deallocate() }
         while !observer.isStopped {
             var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            let count = read(fd, chunk.baseAddress, chunk.count)
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { break }
-            pending.append(contentsOf: chunk[0..<count])
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = pending[..<newline]
-                if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                observer.sendNext(String(decoding: line, as: UTF8.self))
-                pending.removeSubrange(...newline)
+            splitter.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) { line in
+                observer.sendNext(LineSplitter.decode(line))
             }
         }
-        if !pending.isEmpty { observer.sendNext(String(decoding: pending, as: UTF8.self)) }
+        splitter.finish { line in observer.sendNext(LineSplitter.decode(line)) }
         observer.sendCompleted()
     }
 }

@@ -42,4 +42,36 @@ import TestSupport
         })
         #expect(!done.withLock { $0 })
     }
+
+    @Test func manyLinesArriveInOrder() {
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let count = Locked(0)
+        let inOrder = Locked(true)
+        let done = Locked(false)
+        let subscription = Stdin.lines(from: ends[0]).subscribe(
+            onNext: { line in
+                count.withLock { seen in
+                    if line != String(seen) { inOrder.withLock { $0 = false } }
+                    seen += 1
+                }
+            },
+            onCompleted: { done.withLock { $0 = true } }
+        )
+        defer { subscription.dispose() }
+        // The reader drains the pipe on its own thread, so these writes go through.
+        let text = Array((0..<200_000).map { "\($0)\n" }.joined().utf8)
+        var offset = 0
+        while offset < text.count {
+            let written = text[offset...].withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }
+            #expect(written > 0)
+            if written <= 0 { break }
+            offset += written
+        }
+        close(ends[1])
+        #expect(eventually { done.withLock { $0 } })
+        #expect(count.withLock { $0 } == 200_000)
+        #expect(inOrder.withLock { $0 })
+    }
 }
