@@ -8,7 +8,9 @@ import Glibc
 /// follower thread only (or in `init`), like the rest of its state.
 extension TailFollower {
     /// Watches the name's directory, or while it is missing, the nearest
-    /// ancestor that exists (to learn when the directory appears).
+    /// ancestor that exists (to learn when the directory appears). The
+    /// caller checks the name afterwards: a file made before the new watch
+    /// has no event to announce it.
     func attachDirectory(_ index: Int) throws(TailError) {
         detach(index, from: \.directoryWatch, in: \.directoryWatches)
         detach(index, from: \.ancestorWatch, in: \.ancestorWatches)

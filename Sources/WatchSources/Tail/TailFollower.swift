@@ -186,18 +186,20 @@ final class TailFollower: @unchecked Sendable {
             }
         }
         var info = stat()
-        guard stat(files[index].absolute, &info) == 0 else {
+        while stat(files[index].absolute, &info) != 0 {
             // Gone: a renamed file stays open (its writer may still add to
             // it). If the directory went too, wait for it to come back.
-            if files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 {
-                do {
-                    try attachDirectory(index)
-                } catch {
-                    cancelled.store(true, ordering: .releasing)
-                    sink.fail(error)
-                }
+            guard files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 else { return }
+            do {
+                try attachDirectory(index)
+            } catch {
+                cancelled.store(true, ordering: .releasing)
+                sink.fail(error)
+                return
             }
-            return
+            // The directory may be back already, with the file made in it
+            // before the new watch: no event will tell of that file, so
+            // look again.
         }
         if files[index].isOpenFile(info) { return }
         if files[index].fd >= 0 {

@@ -21,16 +21,8 @@ func groupIsGone(_ pgid: pid_t) -> Bool {
 /// A fresh temporary directory, removed by `removeTree`.
 func makeTemporaryDirectory() -> String { TemporaryDirectory(prefix: "rwatch-procs").path }
 
-/// Removes a directory tree made by a test (with `rm -rf`, run as argv).
-/// Kept as a child process on purpose: `aDeletedAndRecreatedDirectoryIsFollowed`
-/// failed once in 3 full runs when the removal was an in-process walk, whose
-/// rmdir is followed by the test's mkdir within microseconds; see the
-/// closing note of the Tail work (a Tail race to look into).
-func removeTree(_ path: String) {
-    guard path.hasPrefix("/tmp/rwatch-") else { return }
-    let recorder = ProcessRecorder(ProcessSource.run(["rm", "-rf", path]))
-    _ = recorder.waitUntilFinished()
-}
+/// Removes a directory tree made by a test.
+func removeTree(_ path: String) { TemporaryDirectory.removeTree(path) }
 
 /// Writes `text` to `path`, replacing it.
 func writeFile(_ path: String, _ text: String, append: Bool = false, mode: mode_t = 0o644) {
