@@ -10,7 +10,8 @@ Pairs, each side run RUNS times (default 7), alternating, median reported:
   - `ProcsProbe tail-count`: `Tail.follow(log, from: .start)` counting lines, vs
     `wc -l` (no target: for scale);
   - `ProcsProbe tail-grep`: `Tail.follow(log, from: .start, matching: REGEX)`
-    counting matches, vs `grep -c -E REGEX log`;
+    counting matches, vs `grep -c -E REGEX log`; `tail-grep-i` the same
+    ignoring case (`rwatch tail --grep`'s default), vs `grep -c -i -E`;
   - the same while `cat log >> growing.log` runs, vs `tail -F | grep
     --line-buffered` (follow-peer.sh); the time is until the end marker line
     has arrived.
@@ -106,6 +107,8 @@ def main():
              [PROBE, "tail-count", LOG, END], ["sh", "-c", f"wc -l < {LOG}"], False, "(none)"),
             (f"Tail from start, {LOG_MB} MB, regex count", "peer: grep -c -E, same file", log_lines,
              [PROBE, "tail-grep", LOG, REGEX, END], ["grep", "-c", "-E", REGEX, LOG], False, "≥ 0.5"),
+            (f"Tail from start, {LOG_MB} MB, regex count ignoring case", "peer: grep -c -i -E, same file", log_lines,
+             [PROBE, "tail-grep-i", LOG, REGEX, END], ["grep", "-c", "-i", "-E", REGEX, LOG], False, "(none)"),
             ("Tail while the file grows, regex count", "peer: tail -F \\| grep --line-buffered", log_lines,
              [PROBE, "tail-grep", GROWING, REGEX, END], [os.path.join(HERE, "follow-peer.sh"), GROWING, REGEX, END], True, "> 1"),
         ]
@@ -114,7 +117,7 @@ def main():
             mine, theirs = measure_pair(ours, peer, grow)
             for name, (wall, cpu, rss, output) in ((label, mine), (peer_label, theirs)):
                 rows.append(f"| {name} | {output} | {wall:.3f} | {lines / wall:,.0f} | {cpu:.3f} | {rss:.1f} |")
-            ratios.append(f"| {label.split(',')[0]} vs {peer_label.removeprefix('peer: ')} | {target} | "
+            ratios.append(f"| {label.replace(f', {LOG_MB} MB', '')} vs {peer_label.removeprefix('peer: ')} | {target} | "
                           f"{theirs[0] / mine[0]:.2f} | {theirs[1] / mine[1]:.2f} |")
         print(f"Median of {RUNS} runs per side, alternating; log: {log_lines:,} lines; "
               f"machine: {os.cpu_count()} cores, {os.uname().release}, load {os.getloadavg()[0]:.2f}\n")
