@@ -71,10 +71,10 @@ private final class LineReader: Sendable {
             if count < 0, errno == EINTR || errno == EAGAIN { continue }
             guard count > 0 else { break }
             splitter.append(UnsafeRawBufferPointer(rebasing: chunk[0..<count])) { line in
-                observer.sendNext(LineSplitter.decode(line))
+                observer.sendNextFromSource(LineSplitter.decode(line))
             }
         }
-        splitter.finish { line in observer.sendNext(LineSplitter.decode(line)) }
+        splitter.finish { line in observer.sendNextFromSource(LineSplitter.decode(line)) }
         observer.sendCompleted()
     }
 }

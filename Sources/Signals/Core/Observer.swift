@@ -29,13 +29,16 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     // `let`, a call needs no retain of the closure context.
     private let trustedHandler: ((Event<Value>) -> Void)?
     // A trusted observer made by `subscribe(onNext:…)`: values sent with
-    // `sendNext` go straight to the subscriber's closure, without an `Event`
-    // made around them and taken apart again (a third of a line's cost for
-    // `ProcessSource`).
-    private let trustedNext: ((Value) -> Void)?
+    // `sendNextFromSource` go straight to the subscriber's closure, without
+    // an `Event` made around them and taken apart again (a third of a
+    // line's cost for `ProcessSource`).
+    @usableFromInline let trustedNext: (@Sendable (Value) -> Void)?
+    // Whether `trustedNext` is set: a plain `Bool` is cheaper to test in
+    // generic code than an optional closure.
+    @usableFromInline let sendsValuesDirectly: Bool
     private let serial: SerialQueue<Event<Value>?>?
     @exclusivity(unchecked) private var terminated = false
-    private let stopped = Atomic<Bool>(false)
+    @usableFromInline let stopped = Atomic<Bool>(false)
     private let linkState = Atomic<UInt8>(0)
     @exclusivity(unchecked) private var inner: (any Disposable)?
     @exclusivity(unchecked) private var upstream: (any Disposable)?
@@ -69,10 +72,11 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     ///   subject's drain); then sends skip the queue.
     /// - Parameter next: what `handler` does with a value, when that is all
     ///   it does with one; trusted observers then call it directly.
-    init(handler: @escaping (Event<Value>) -> Void, serialized: Bool, next: ((Value) -> Void)? = nil) {
+    init(handler: @escaping (Event<Value>) -> Void, serialized: Bool, next: (@Sendable (Value) -> Void)? = nil) {
         self.handler = serialized ? handler : nil
         self.trustedHandler = serialized ? nil : handler
         self.trustedNext = serialized ? nil : next
+        self.sendsValuesDirectly = !serialized && next != nil
         self.serial = serialized ? SerialQueue() : nil
     }
 
@@ -90,11 +94,15 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         }
     }
 
-    /// Sends a value, unless the observer has stopped.
-    public func sendNext(_ value: Value) {
+    /// `sendNext` for the hot loop of a source in this package (process
+    /// output, tail): a subscriber made with `subscribe(onNext:…)` gets the
+    /// value directly. Not used by operators: as the one `sendNext` of
+    /// every hop it made a map/filter chain slower (less inlining).
+    @inlinable
+    package func sendNextFromSource(_ value: Value) {
         // Called through the stored property rather than bound with
         // `if let`, which would retain the closure's context per value.
-        guard trustedNext != nil else { return send(.next(value)) }
+        guard sendsValuesDirectly else { return send(.next(value)) }
         if stopped.load(ordering: .relaxed) { return }
         trustedNext?(value)
     }

@@ -53,14 +53,15 @@ public struct Signal<Value>: Sendable {
         onError: (@Sendable (any Error) -> Void)? = nil,
         onCompleted: (@Sendable () -> Void)? = nil
     ) -> any Disposable {
-        let handler: (Event<Value>) -> Void = { event in
+        let handler: @Sendable (Event<Value>) -> Void = { event in
             switch event {
             case .next(let value): onNext?(value)
             case .error(let error): onError?(error)
             case .completed: onCompleted?()
             }
         }
-        return SubscriptionHandle(start(handler, beforeRunning: { _ in }, next: onNext ?? { _ in }))
+        // A single-sender source hands values straight to `onNext`.
+        return SubscriptionHandle(start(handler, beforeRunning: { _ in }, next: onNext))
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
@@ -97,7 +98,7 @@ public struct Signal<Value>: Sendable {
     func start(
         _ handler: @escaping (Event<Value>) -> Void,
         beforeRunning register: (Subscription<Value>) -> Void,
-        next: ((Value) -> Void)? = nil
+        next: (@Sendable (Value) -> Void)? = nil
     ) -> Subscription<Value> {
         let observer = Observer(handler: handler, serialized: serializes, next: next)
         let subscription = Subscription(observer: observer)

@@ -105,13 +105,21 @@ struct RingBuffer<Element>: Sequence {
         return storage[(start + storage.count - 1) % storage.count]
     }
 
-    func makeIterator() -> AnyIterator<Element> {
-        var index = 0
-        let storage = storage, start = start
-        return AnyIterator {
+    /// Oldest first. A struct, so that replaying (or finding nothing to
+    /// replay) on every subscribe allocates nothing.
+    struct Iterator: IteratorProtocol {
+        fileprivate let storage: [Element]
+        fileprivate let start: Int
+        fileprivate var index = 0
+
+        mutating func next() -> Element? {
             guard index < storage.count else { return nil }
             defer { index += 1 }
             return storage[(start + index) % storage.count]
         }
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(storage: storage, start: start)
     }
 }

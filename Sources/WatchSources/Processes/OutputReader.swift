@@ -97,7 +97,7 @@ final class OutputReader: Sendable {
             let isStdout = stream.isStdout
             stream.splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { line in
                 let text = LineSplitter.decode(line)
-                observer.sendNext(isStdout ? .stdout(text) : .stderr(text))
+                observer.sendNextFromSource(isStdout ? .stdout(text) : .stderr(text))
             }
             return true
         }
@@ -122,7 +122,7 @@ final class OutputReader: Sendable {
         let isStdout = stream.isStdout
         stream.splitter.finish { line in
             let text = LineSplitter.decode(line)
-            observer.sendNext(isStdout ? .stdout(text) : .stderr(text))
+            observer.sendNextFromSource(isStdout ? .stdout(text) : .stderr(text))
         }
         close(stream.fd)
         stream.fd = -1

@@ -33,7 +33,7 @@ public enum Tail {
         // observer hop less per line.
         Signal.serial { observer in
             subscribe([path], start, pattern, observer, TailSink(
-                deliver: { _, text in observer.sendNext(text) },
+                deliver: { _, text in observer.sendNextFromSource(text) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
             ))
@@ -63,7 +63,7 @@ public enum Tail {
     public static func follow(_ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<Line> {
         Signal.serial { observer in
             subscribe(paths, start, pattern, observer, TailSink(
-                deliver: { path, text in observer.sendNext(Line(path: path, text: text)) },
+                deliver: { path, text in observer.sendNextFromSource(Line(path: path, text: text)) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
             ))

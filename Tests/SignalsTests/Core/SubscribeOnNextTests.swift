@@ -1,9 +1,10 @@
 import Testing
 @testable import Signals
 
-/// `subscribe(onNext:onError:onCompleted:)` on a single-sender source hands
-/// values straight to `onNext` (no `Event` around them); the grammar and
-/// disposal must hold on that path as on the general one.
+/// A source's `sendNextFromSource` into an observer made by
+/// `subscribe(onNext:onError:onCompleted:)` hands values straight to
+/// `onNext` (no `Event` around them); the grammar and disposal must hold on
+/// that path as on the general one.
 @Suite struct SubscribeOnNextTests {
     /// A source that keeps sending after it completed and after it was
     /// disposed, as a careless producer would.
@@ -13,7 +14,7 @@ import Testing
             captured.withLock { $0 = observer }
             for value in 1...3 {
                 sent.increment()
-                observer.sendNext(value)
+                observer.sendNextFromSource(value)
                 if value == completeAfter { observer.sendCompleted() }
             }
             return ActionDisposable {}
@@ -42,8 +43,15 @@ import Testing
         let (signal, observer) = careless(Counter(), completeAfter: nil)
         let subscription = signal.subscribe(onNext: { value in values.withLock { $0.append(value) } })
         subscription.dispose()
-        observer.withLock { $0 }?.sendNext(4)
+        observer.withLock { $0 }?.sendNextFromSource(4)
         #expect(values.withLock { $0 } == [1, 2, 3])
+    }
+
+    @Test func withoutOnNextValuesAreDroppedAndCompletionArrives() {
+        let completed = Counter()
+        let (signal, _) = careless(Counter(), completeAfter: 3)
+        signal.subscribe(onCompleted: { completed.increment() })
+        #expect(completed.count == 1)
     }
 
     @Test func onlyOnErrorStillSeesTheError() {
