@@ -49,6 +49,7 @@ struct Events: ParsableCommand {
     }
 
     func run() throws {
+        ClosedOutput.endProcessWhenUnread()
         let json = json
         let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: options).map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)

@@ -46,6 +46,7 @@ struct TailFiles: ParsableCommand {
         // validate() compiled it already.
         let pattern = grep.flatMap { try? LinePattern($0, ignoringCase: !caseSensitive) }
         let several = files.count > 1
+        ClosedOutput.endProcessWhenUnread()
         let lines = Tail.follow(files, from: fromStart ? .start : .end, matching: pattern)
             .map { line in
                 Terminal.output(line.text, prefix: several ? "\(line.path): " : "", toStandardError: false)
