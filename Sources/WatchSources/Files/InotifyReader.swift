@@ -133,8 +133,13 @@ final class InotifyReader: Sendable {
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
             let reader = Unmanaged<InotifyReader>.fromOpaque(context!).takeRetainedValue()
-            reader.readerThread.store(pthread_self(), ordering: .releasing)
+            let me = pthread_self()
+            reader.readerThread.store(me, ordering: .releasing)
             ReaderLoop(reader: reader).run()
+            // Forget this thread's id before it ends: a later thread may be
+            // given the same id, and `add` from it must still wait to be
+            // armed. (A newer reader may have stored its own id already.)
+            _ = reader.readerThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing)
             return nil
         }, context)
         precondition(result == 0, "rwatch: cannot start the inotify reader thread (error \(result))")

@@ -130,6 +130,7 @@ import TestSupport
     @Test func nonexistentPathFailsNamingIt() {
         let (recorder, subscription) = record(["/nonexistent/rwatch-\(getpid())/x"])
         defer { subscription.dispose() }
+        #expect(eventually { recorder.failure.withLock { $0 } != nil })
         let error = recorder.failure.withLock { $0 }
         #expect(error?.reason == .noSuchPath("/nonexistent/rwatch-\(getpid())/x"))
         #expect(error?.description.contains("/nonexistent/rwatch-\(getpid())/x: no such file or directory") == true)
