@@ -30,15 +30,15 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
     public var description: String {
         switch reason {
         case .noSuchPath(let path):
-            return "cannot watch \(path): no such file or directory"
+            return "cannot watch \(Quoted.path(path)): no such file or directory"
         case .cannotWatch(let path, let code):
-            return "cannot watch \(path): \(String(cString: strerror(code)))"
+            return "cannot watch \(Quoted.path(path)): \(String(cString: strerror(code)))"
         case .watchLimit(let path, let limit):
             let suggested = max(524_288, limit * 4)
-            return "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)) while watching \(path); "
+            return "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)) while watching \(Quoted.path(path)); "
                 + "raise it with: sudo sysctl fs.inotify.max_user_watches=\(suggested)"
         case .rootDeleted(let path):
-            return "watched path \(path) was deleted or moved away"
+            return "watched path \(Quoted.path(path)) was deleted or moved away"
         case .badGlob(let pattern, let problem):
             return "bad glob \"\(pattern)\": \(problem)"
         case .inotifyUnavailable(let code):

@@ -29,39 +29,18 @@ public struct ProcessError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     public var description: String {
-        let name = ProcessError.quoted(command)
+        let name = Quoted.path(command)
         switch reason {
         case .notFound:
             return "command not found: \(name)"
         case .notExecutable:
             return "cannot execute \(name): \(detail.isEmpty ? "not executable" : detail)"
         case .badWorkingDirectory(let directory):
-            return "cannot run \(name) in \(ProcessError.quoted(directory)): \(detail)"
+            return "cannot run \(name) in \(Quoted.path(directory)): \(detail)"
         case .emptyCommand:
             return "no command given"
         case .spawnFailed:
             return "cannot start \(name): \(detail)"
         }
-    }
-
-    /// Shows a name with spaces or control characters unambiguously.
-    static func quoted(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "'" && $0.value != 0x7F }
-        if plain { return text }
-        var out = "'"
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "'": out += "\\'"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "'"
     }
 }

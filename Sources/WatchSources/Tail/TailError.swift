@@ -11,6 +11,6 @@ public struct TailError: Error, CustomStringConvertible, Sendable, Hashable {
     }
 
     public var description: String {
-        "cannot follow \(ProcessError.quoted(path)): \(problem)"
+        "cannot follow \(Quoted.path(path)): \(problem)"
     }
 }

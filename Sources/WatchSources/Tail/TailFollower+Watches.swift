@@ -43,7 +43,7 @@ extension TailFollower {
     private func checkWatchError(_ index: Int, _ code: Int32, _ directory: String) throws(TailError) {
         switch code {
         case ENOENT where directory != "/": return
-        case ENOTDIR: throw TailError(path: files[index].path, problem: "\(ProcessError.quoted(directory)) is not a directory")
+        case ENOTDIR: throw TailError(path: files[index].path, problem: "\(Quoted.path(directory)) is not a directory")
         default: throw watchError(index, code)
         }
     }

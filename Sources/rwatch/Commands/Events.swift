@@ -32,7 +32,7 @@ struct Events: ParsableCommand {
 
     func validate() throws {
         for path in paths where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(path)")
+            throw ValidationError("no such file or directory: \(Quoted.path(path))")
         }
         do {
             _ = try options.validated()

@@ -38,7 +38,7 @@ struct TailFiles: ParsableCommand {
             }
         }
         for file in files where !FileSystem.isDirectory(FileSystem.directory(of: FileSystem.absolute(file))) {
-            throw ValidationError("no such directory for \(file)")
+            throw ValidationError("no such directory for \(Quoted.path(file))")
         }
     }
 

@@ -73,7 +73,7 @@ struct Watch: ParsableCommand {
             throw ValidationError("no command given: rwatch [options] -- COMMAND [ARGS…]")
         }
         for path in watch where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(path)")
+            throw ValidationError("no such file or directory: \(Quoted.path(path))")
         }
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")

@@ -1,4 +1,5 @@
 import Glibc
+import RecipeKit
 
 /// The few file-system calls rwatch's CLI needs, with Swift types.
 enum FileSystem {
@@ -14,14 +15,14 @@ enum FileSystem {
 
     static func read(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RWatchError("cannot read \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot read \(path): \(String(cString: strerror(errno)))") }
+            if count < 0 { throw RWatchError("cannot read \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
             if count == 0 { break }
             bytes += buffer[0..<count]
         }
@@ -30,14 +31,14 @@ enum FileSystem {
 
     static func write(_ text: String, to path: String, mode: mode_t = 0o600) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw RWatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot write \(path): \(String(cString: strerror(errno)))") }
+            if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
             offset += count
         }
     }

@@ -32,7 +32,7 @@ struct RecipeCompiler {
     func binary(for file: String) throws -> String {
         let text = try FileSystem.read(file)
         guard text.contains("recipe") && text.contains("Recipe(") else {
-            throw RWatchError("\(file): declares no recipe (expected `let recipe = Recipe(\"name\", \"what it does\") { … }`)")
+            throw RWatchError("\(Quoted.path(file)): declares no recipe (expected `let recipe = Recipe(\"name\", \"what it does\") { … }`)")
         }
         let key = try cacheKey(text)
         let binary = cache.binary(for: key)
@@ -67,7 +67,7 @@ struct RecipeCompiler {
         unlink(scratch + "/main.swift")
         guard status == 0 else {
             FileSystem.removeTree(scratch)
-            throw RWatchError("recipe \(file) does not compile (see the compiler's messages above)")
+            throw RWatchError("recipe \(Quoted.path(file)) does not compile (see the compiler's messages above)")
         }
         cache.store(scratch, as: key)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import RecipeKit
 
 /// The bundled recipes: found by name, listed with their descriptions.
 struct RecipeLibrary {
@@ -16,7 +17,7 @@ struct RecipeLibrary {
     func resolve(_ argument: String) throws -> String {
         if argument.contains("/") || FileSystem.exists(argument) {
             guard FileSystem.exists(argument), !FileSystem.isDirectory(argument) else {
-                throw RWatchError("no such recipe file: \(argument)")
+                throw RWatchError("no such recipe file: \(Quoted.path(argument))")
             }
             return FileSystem.absolute(argument)
         }

@@ -7,6 +7,9 @@ import Testing
         (["-s", "SIGFOO", "--", "true"], "unknown signal"),
         (["-w", "/no/such/dir", "--", "true"], "no such file or directory: /no/such/dir"),
         (["tail", "log", "--grep", "(unclosed"], "bad regex"),
+        (["-w", "/no/such\ndir", "--", "true"], "no such file or directory: '/no/such\\ndir'"),
+        (["tail", "/no/$(touch x) dir\n/app.log"], "no such directory for '/no/$(touch x) dir\\n/app.log'"),
+        (["events", "/no/such\tdir"], "no such file or directory: '/no/such\\tdir'"),
         ([], "no command given"),
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
     ])
