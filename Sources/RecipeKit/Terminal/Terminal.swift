@@ -62,6 +62,19 @@ public enum Terminal {
         write(line: prefix + line, color: colored ? color : nil, fd: fd)
     }
 
+    /// Several plain output lines on stdout with one `write`: a follower
+    /// that prints a large file line by line would spend most of its time
+    /// in system calls.
+    public static func output(lines: [String]) {
+        var text = ""
+        text.reserveCapacity(lines.reduce(0) { $0 + $1.utf8.count + 1 })
+        for line in lines {
+            text += line
+            text += "\n"
+        }
+        writeAll(text, fd: 1)
+    }
+
     /// Clears the screen and the scrollback, like `entr -c`.
     static func clearScreen() {
         writeAll("\u{1B}[H\u{1B}[2J\u{1B}[3J", fd: 1)

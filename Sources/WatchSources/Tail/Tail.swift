@@ -70,6 +70,35 @@ public enum Tail {
         }
     }
 
+    /// `follow(_:from:matching:)` in batches: one array per read of a file
+    /// (at most 1 MiB of it), for a subscriber that writes lines out and
+    /// wants one `write` per batch rather than per line (`rwatch tail`).
+    package static func followBatches(_ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<[Line]> {
+        Signal.serial { observer in
+            let batch = LineBatch()
+            return subscribe(paths, start, pattern, observer, TailSink(
+                deliver: { path, text in batch.lines.append(Line(path: path, text: text)) },
+                flush: {
+                    guard !batch.lines.isEmpty else { return }
+                    observer.sendNextFromSource(batch.take())
+                },
+                isStopped: { observer.isStopped },
+                fail: { observer.sendError($0) }
+            ))
+        }
+    }
+
+    /// The lines of the read under way, for `followBatches`.
+    private final class LineBatch: @unchecked Sendable {
+        // Safety: only the follower thread touches it (deliver, then flush).
+        var lines: [Line] = []
+
+        func take() -> [Line] {
+            defer { lines = [] }
+            return lines
+        }
+    }
+
     private static func subscribe<Value>(
         _ paths: [String], _ start: Start, _ pattern: LinePattern?, _ observer: Observer<Value>, _ sink: TailSink
     ) -> any Disposable {

@@ -236,6 +236,7 @@ final class TailFollower: @unchecked Sendable {
                 files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), keeping: matcher) { line in
                     deliver(path, LineSplitter.decode(line))
                 }
+                sink.flush()
             }
         }
     }
@@ -247,6 +248,7 @@ final class TailFollower: @unchecked Sendable {
             files[index].splitter.finish { line in
                 if matcher?.matches(line) ?? true { deliver(path, LineSplitter.decode(line)) }
             }
+            sink.flush()
         }
     }
 }

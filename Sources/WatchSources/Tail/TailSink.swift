@@ -4,6 +4,9 @@
 struct TailSink: Sendable {
     /// Receives each line with the path it came from.
     let deliver: @Sendable (_ path: String, _ text: String) -> Void
+    /// Called after the lines of each read (at most 1 MiB) were delivered:
+    /// where a batching subscriber sends its batch.
+    var flush: @Sendable () -> Void = {}
     /// True once the subscriber is gone: the follower stops reading.
     let isStopped: @Sendable () -> Bool
     /// Ends the subscription with an error (the follower thread then stops).

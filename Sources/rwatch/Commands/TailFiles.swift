@@ -47,10 +47,11 @@ struct TailFiles: ParsableCommand {
         let pattern = grep.flatMap { try? LinePattern($0, ignoringCase: !caseSensitive) }
         let several = files.count > 1
         ClosedOutput.endProcessWhenUnread()
-        let lines = Tail.follow(files, from: fromStart ? .start : .end, matching: pattern)
-            .map { line in
-                Terminal.output(line.text, prefix: several ? "\(line.path): " : "", toStandardError: false)
-                return line
+        // In batches, one per read of a file: one write for many lines.
+        let lines = Tail.followBatches(files, from: fromStart ? .start : .end, matching: pattern)
+            .map { batch in
+                Terminal.output(lines: several ? batch.map { "\($0.path): \($0.text)" } : batch.map(\.text))
+                return batch
             }
         Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }))
     }
