@@ -33,9 +33,6 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     // an `Event` made around them and taken apart again (a third of a
     // line's cost for `ProcessSource`).
     @usableFromInline let trustedNext: (@Sendable (Value) -> Void)?
-    // Whether `trustedNext` is set: a plain `Bool` is cheaper to test in
-    // generic code than an optional closure.
-    @usableFromInline let sendsValuesDirectly: Bool
     private let serial: SerialQueue<Event<Value>?>?
     @exclusivity(unchecked) private var terminated = false
     @usableFromInline let stopped = Atomic<Bool>(false)
@@ -76,7 +73,6 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         self.handler = serialized ? handler : nil
         self.trustedHandler = serialized ? nil : handler
         self.trustedNext = serialized ? nil : next
-        self.sendsValuesDirectly = !serialized && next != nil
         self.serial = serialized ? SerialQueue() : nil
     }
 
@@ -102,7 +98,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     package func sendNextFromSource(_ value: Value) {
         // Called through the stored property rather than bound with
         // `if let`, which would retain the closure's context per value.
-        guard sendsValuesDirectly else { return send(.next(value)) }
+        guard trustedNext != nil else { return send(.next(value)) }
         if stopped.load(ordering: .relaxed) { return }
         trustedNext?(value)
     }
