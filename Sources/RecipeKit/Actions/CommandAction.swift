@@ -80,7 +80,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         if options.clearScreen { Terminal.clearScreen() }
         if options.statusLines { Terminal.starting(arguments, name: options.name, changes: trigger.changes) }
         var process = ProcessOptions()
-        process.environment = options.environment.merging(environment.variables) { $1 }
+        process.environment = options.environment
+        process.environmentBytes = environment.variables
         process.workingDirectory = options.workingDirectory
         process.shell = options.shell
         process.stopSignal = options.stopSignal

@@ -9,7 +9,8 @@ struct TailFiles: ParsableCommand {
         commandName: "tail",
         abstract: "Follow files like tail -F (rotation, truncation), optionally keeping only matching lines.",
         discussion: """
-            With several files each line is prefixed with its file's path.
+            With several files each line is prefixed with its file's path (control \
+            characters in it escaped: \\e, \\n).
 
             Examples:
               rwatch tail app.log
@@ -48,9 +49,12 @@ struct TailFiles: ParsableCommand {
         let several = files.count > 1
         ClosedOutput.endProcessWhenUnread()
         // In batches, one per read of a file: one write for many lines.
-        let lines = Tail.followBatches(files, from: fromStart ? .start : .end, matching: pattern)
+        let paths = files.map { FilePath($0) }
+        // Each file's prefix, escaped once.
+        let prefixes = Dictionary(paths.map { ($0, Quoted.escaped($0) + ": ") }) { first, _ in first }
+        let lines = Tail.followBatches(paths, from: fromStart ? .start : .end, matching: pattern)
             .map { batch in
-                Terminal.output(lines: several ? batch.map { "\($0.path): \($0.text)" } : batch.map(\.text))
+                Terminal.output(lines: several ? batch.map { prefixes[$0.path, default: ""] + $0.text } : batch.map(\.text))
                 return batch
             }
         Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }))

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct BatchedTests {
     private func event(_ path: String) -> FileEvent {
-        FileEvent(path: path, kind: .modified, isDirectory: false, cookie: 0)
+        FileEvent(path: FilePath(path), kind: .modified, isDirectory: false, cookie: 0)
     }
 
     /// Subscribes `batched` on a subject and records the batches' paths.
@@ -13,7 +13,7 @@ import Testing
         let batches = Locked<[[String]]>([])
         let completed = Locked(false)
         subject.asSignal().batched(quiet, maxWait: maxWait, scheduler: scheduler).subscribe(
-            onNext: { batch in batches.withLock { $0.append(batch.paths) } },
+            onNext: { batch in batches.withLock { $0.append(batch.paths.map(\.string)) } },
             onCompleted: { completed.withLock { $0 = true } }
         )
         return (subject, scheduler, batches, completed)
