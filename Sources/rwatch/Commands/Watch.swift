@@ -114,9 +114,9 @@ struct Watch: ParsableCommand {
         let run = RunOptions(shell: shell, stopSignal: signal, stopTimeout: stopTimeout, clearScreen: clear)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
-            let triggers = postpone ? batches : Signal.merge([batches, Signal.just(ChangeBatch([]))])
+            let triggers = postpone ? batches : batches.startingNow()
             let results = triggers.run(command, onBusy: policy, options: run)
-            if once { results.first() } else { results }
+            if once { results.take(1) } else { results }
         }
     }
 
