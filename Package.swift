@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
