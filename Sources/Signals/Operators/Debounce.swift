@@ -13,37 +13,33 @@ extension Signal {
         debounced(interval, maxWait: nil, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
     }
 
-    /// The body of every `debounce`: runs `DebounceState` inside a drain,
-    /// with one timer for the open window.
+    /// The body of every `debounce`: `DebounceState` in the timed frame.
     func debounced<Batch>(
         _ interval: Duration, maxWait: Duration?, flushOnError: Bool, scheduler: some Scheduler,
         start: @escaping @Sendable (Value) -> Batch, collect: @escaping @Sendable (inout Batch, Value) -> Void
     ) -> Signal<Batch> {
-        Signal<Batch>.drained { observer in
-            let timer = SerialDisposable()
+        timed(on: scheduler) {
             var state = DebounceState<Value, Batch>(
                 interval: interval, maxWait: maxWait, flushOnError: flushOnError, start: start, collect: collect
             )
-            let inputs = Drain<DebounceState<Value, Batch>.Input> { drain, input in
-                switch state.step(input, at: scheduler.now) {
+            return { input, timer, observer in
+                switch state.step(input, at: timer.now) {
                 case .none:
                     break
                 case .arm(let delay):
-                    timer.disposable = scheduler.schedule(after: delay) { drain.submit(.timerFired) }
+                    timer.arm(after: delay, ())
                 case .emit(let batch):
                     observer.sendNext(batch)
                 case .complete(let batch):
-                    timer.dispose()
+                    timer.cancel()
                     if let batch { observer.sendNext(batch) }
                     observer.sendCompleted()
                 case .fail(let batch, let error):
-                    timer.dispose()
+                    timer.cancel()
                     if let batch { observer.sendNext(batch) }
                     observer.sendError(error)
                 }
             }
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
@@ -57,11 +53,6 @@ extension Signal {
 /// timer is armed again for the rest (one timer per window, not one per
 /// value).
 struct DebounceState<Value, Batch> {
-    enum Input {
-        case event(Event<Value>)
-        case timerFired
-    }
-
     /// What the operator does after a step, outside the state.
     enum Action {
         case none
@@ -113,8 +104,9 @@ struct DebounceState<Value, Batch> {
         self.collect = collect
     }
 
-    mutating func step(_ input: Input, at now: Duration) -> Action {
+    mutating func step(_ input: TimedInput<Value, Void>, at now: Duration) -> Action {
         switch input {
+        case .start: return .none
         case .event(.next(let value)): return next(value, at: now)
         case .event(.completed): return complete()
         case .event(.error(let error)): return fail(error)
