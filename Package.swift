@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // FilePath: paths are bytes, not text.
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
@@ -47,6 +48,7 @@ let package = Package(
             dependencies: [
                 "RecipeKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
