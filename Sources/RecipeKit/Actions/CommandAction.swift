@@ -83,8 +83,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     private func start(_ run: CommandRun, _ trigger: Trigger) {
         let environment = RunEnvironment(trigger.changes)
-        if options.clearScreen { Terminal.clearScreen() }
-        if options.statusLines { Terminal.starting(arguments, name: options.name, changes: trigger.changes) }
+        RunAnnouncer(arguments: arguments, options: options).starting(trigger.changes)
         var process = ProcessOptions()
         process.environment = options.environment.merging(environment.variables) { $1 }
         process.workingDirectory = options.workingDirectory
@@ -107,6 +106,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             case .error(let error):
                 environment.remove()
                 Terminal.error("\(error)")
+                if ShellHint.applies(to: error, arguments: arguments, shell: options.shell) { Terminal.status(ShellHint.text) }
                 finish(run, trigger, .exited(127), ContinuousClock.now - began)
             case .completed:
                 break
@@ -125,8 +125,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             return true
         }
         guard live else { return }
+        RunAnnouncer(arguments: arguments, options: options).finished(status, duration)
         let name = options.name ?? RunResult.name(of: arguments)
-        if options.statusLines { Terminal.finished(name, status, duration) }
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
         perform(state.withLock { state in Self.step(&state) { $0.exited() } })
