@@ -29,6 +29,6 @@ struct RunRecipe: ParsableCommand {
         let binary = try compiler.binary(for: file)
         let argv = ([binary] + arguments).map { strdup($0) } + [nil]
         execv(binary, argv)
-        throw RWatchError("cannot run the compiled recipe \(binary): \(String(cString: strerror(errno)))")
+        throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(errno)))")
     }
 }
