@@ -61,6 +61,9 @@ struct RunEnvironment: Sendable {
         /// Events files written and not yet removed.
         var live: Set<String> = []
         var counter = 0
+        /// Set by the stop signal's cleanup: no directory is made after it
+        /// (rwatch is about to exit, and nothing would remove it).
+        var stopped = false
     }
 
     private static let directory = Locked(Directory())
@@ -83,6 +86,7 @@ struct RunEnvironment: Sendable {
     /// signal ends rwatch (every child is stopped by then).
     private static func removeDirectoryOnStop() {
         guard let path = directory.withLock({ state in
+            state.stopped = true
             defer { state.path = nil }
             return state.path
         }) else { return }
@@ -101,25 +105,25 @@ struct RunEnvironment: Sendable {
     /// Creates the next events file in the private directory (made on
     /// first use, 0700) and returns its descriptor and path.
     private static func createEventsFile() -> (Int32, String)? {
-        let (created, file): (Bool, (Int32, String)?) = directory.withLock { state in
-            var created = false
+        // Registered before the directory can exist, so the stop cleanup
+        // that would remove it cannot miss it.
+        _ = removeOnStop
+        return directory.withLock { state in
+            guard !state.stopped else { return nil }
             if state.path == nil {
                 let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-                guard let made = mkdtemp(&template) else { return (false, nil) }
-                state.path = String(cString: made)
-                created = true
+                guard mkdtemp(&template) != nil else { return nil }
+                state.path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             }
-            guard let dir = state.path else { return (created, nil) }
+            guard let dir = state.path else { return nil }
             state.counter += 1
             let path = "\(dir)/events-\(state.counter).jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return (created, nil) }
+            guard fd >= 0 else { return nil }
             state.live.insert(path)
-            return (created, (fd, path))
+            return (fd, path)
         }
-        if created { _ = removeOnStop }
-        return file
     }
 
     private static func writeEvents(_ events: [FileEvent]) -> String? {
