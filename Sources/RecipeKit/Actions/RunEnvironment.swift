@@ -61,9 +61,9 @@ struct RunEnvironment: Sendable {
         /// Events files written and not yet removed.
         var live: Set<String> = []
         var counter = 0
-        /// Set by the stop signal's cleanup: no directory is made after it
-        /// (rwatch is about to exit, and nothing would remove it).
-        var stopped = false
+        /// Set when a stop signal ends rwatch: no directory is made after
+        /// the last one was removed (a run starting meanwhile gets none).
+        var closed = false
     }
 
     private static let directory = Locked(Directory())
@@ -86,8 +86,10 @@ struct RunEnvironment: Sendable {
     /// signal ends rwatch (every child is stopped by then).
     private static func removeDirectoryOnStop() {
         guard let path = directory.withLock({ state in
-            state.stopped = true
-            defer { state.path = nil }
+            defer {
+                state.path = nil
+                state.closed = true
+            }
             return state.path
         }) else { return }
         if let handle = opendir(path) {
@@ -105,16 +107,16 @@ struct RunEnvironment: Sendable {
     /// Creates the next events file in the private directory (made on
     /// first use, 0700) and returns its descriptor and path.
     private static func createEventsFile() -> (Int32, String)? {
-        // Registered before the directory can exist, so the stop cleanup
-        // that would remove it cannot miss it.
+        // Registered before the first directory exists, so a stop signal
+        // can never come between the two.
         _ = removeOnStop
-        return directory.withLock { state in
-            guard !state.stopped else { return nil }
+        return directory.withLock { state -> (Int32, String)? in
+            guard !state.closed else { return nil }
             if state.path == nil {
                 let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-                guard mkdtemp(&template) != nil else { return nil }
-                state.path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+                guard let made = mkdtemp(&template) else { return nil }
+                state.path = String(cString: made)
             }
             guard let dir = state.path else { return nil }
             state.counter += 1
