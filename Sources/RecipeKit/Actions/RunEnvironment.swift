@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The environment variables that tell a command what changed, and the
 /// events file behind `RWATCH_EVENTS_FILE`:
@@ -7,33 +8,38 @@ import Glibc
 ///   line end), in which case `RWATCH_PATHS_TRUNCATED=1` is set too;
 /// - `RWATCH_COMMON_PATH`: the deepest directory holding every changed path;
 /// - `RWATCH_EVENTS_FILE`: a file with the whole batch as JSON lines
-///   (`{"path":…,"kind":…,"isDirectory":…}`), always complete, private
-///   (0600 in a 0700 directory) and removed when the run ends.
+///   (`{"path":…,"kind":…,"isDirectory":…}`, see `JSONLine`), always
+///   complete, private (0600 in a 0700 directory) and removed when the run
+///   ends.
+///
+/// Paths go into the variables byte for byte, whether UTF-8 or not.
 struct RunEnvironment: Sendable {
     static let pathsLimit = 64 * 1024
 
-    private(set) var variables: [String: String] = [:]
+    /// The variables, as bytes (`ProcessOptions.environmentBytes`).
+    private(set) var variables: [String: [UInt8]] = [:]
     private var eventsFile: String?
 
     init(_ changes: ChangeBatch?) {
         let paths = changes?.paths ?? []
-        var joined = ""
+        var joined: [UInt8] = []
         var truncated = false
         for path in paths {
-            let extra = (joined.isEmpty ? 0 : 1) + path.utf8.count
-            if joined.utf8.count + extra > Self.pathsLimit {
+            let bytes = path.bytes
+            let extra = (joined.isEmpty ? 0 : 1) + bytes.count
+            if joined.count + extra > Self.pathsLimit {
                 truncated = true
                 break
             }
-            if !joined.isEmpty { joined += "\n" }
-            joined += path
+            if !joined.isEmpty { joined.append(UInt8(ascii: "\n")) }
+            joined += bytes
         }
         variables["RWATCH_PATHS"] = joined
-        if truncated { variables["RWATCH_PATHS_TRUNCATED"] = "1" }
-        variables["RWATCH_COMMON_PATH"] = changes?.commonRoot ?? ""
+        if truncated { variables["RWATCH_PATHS_TRUNCATED"] = Array("1".utf8) }
+        variables["RWATCH_COMMON_PATH"] = changes?.commonRoot?.bytes ?? []
         if let file = Self.writeEvents(changes?.events ?? []) {
             eventsFile = file
-            variables["RWATCH_EVENTS_FILE"] = file
+            variables["RWATCH_EVENTS_FILE"] = Array(file.utf8)
         }
     }
 
@@ -55,6 +61,9 @@ struct RunEnvironment: Sendable {
         /// Events files written and not yet removed.
         var live: Set<String> = []
         var counter = 0
+        /// Set when a stop signal ends rwatch: no directory is made after
+        /// the last one was removed (a run starting meanwhile gets none).
+        var closed = false
     }
 
     private static let directory = Locked(Directory())
@@ -77,7 +86,10 @@ struct RunEnvironment: Sendable {
     /// signal ends rwatch (every child is stopped by then).
     private static func removeDirectoryOnStop() {
         guard let path = directory.withLock({ state in
-            defer { state.path = nil }
+            defer {
+                state.path = nil
+                state.closed = true
+            }
             return state.path
         }) else { return }
         if let handle = opendir(path) {
@@ -95,25 +107,25 @@ struct RunEnvironment: Sendable {
     /// Creates the next events file in the private directory (made on
     /// first use, 0700) and returns its descriptor and path.
     private static func createEventsFile() -> (Int32, String)? {
-        let (created, file): (Bool, (Int32, String)?) = directory.withLock { state in
-            var created = false
+        // Registered before the first directory exists, so a stop signal
+        // can never come between the two.
+        _ = removeOnStop
+        return directory.withLock { state -> (Int32, String)? in
+            guard !state.closed else { return nil }
             if state.path == nil {
                 let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-                guard let made = mkdtemp(&template) else { return (false, nil) }
+                guard let made = mkdtemp(&template) else { return nil }
                 state.path = String(cString: made)
-                created = true
             }
-            guard let dir = state.path else { return (created, nil) }
+            guard let dir = state.path else { return nil }
             state.counter += 1
             let path = "\(dir)/events-\(state.counter).jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return (created, nil) }
+            guard fd >= 0 else { return nil }
             state.live.insert(path)
-            return (created, (fd, path))
+            return (fd, path)
         }
-        if created { _ = removeOnStop }
-        return file
     }
 
     private static func writeEvents(_ events: [FileEvent]) -> String? {

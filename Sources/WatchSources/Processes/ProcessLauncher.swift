@@ -14,44 +14,53 @@ enum ProcessLauncher {
         var stderr: Int32
     }
 
-    /// The argv that `options` asks for: the arguments, or a shell running them.
-    static func argv(_ arguments: [String], _ options: ProcessOptions) -> [String] {
+    /// The argv that `options` asks for: the arguments, or a shell running
+    /// them (the words joined by spaces, bytes as they are).
+    static func argv(_ arguments: [CommandWord], _ options: ProcessOptions) -> [CommandWord] {
         guard let shell = options.shell else { return arguments }
-        return [shell, "-c", arguments.joined(separator: " ")]
+        let script = arguments.map(\.bytes).joined(separator: [UInt8(ascii: " ")])
+        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))]
     }
 
-    /// The inherited environment with `additions` laid over it.
-    static func environment(adding additions: [String: String]) -> [String] {
-        var merged: [String] = []
+    /// The inherited environment with `text`, then `bytes`, laid over it,
+    /// as `NAME=value` entries. Kept as bytes throughout: an inherited
+    /// value, or a path in `bytes`, need not be UTF-8.
+    static func environment(adding text: [String: String], bytes: [String: [UInt8]] = [:]) -> [[UInt8]] {
+        var additions = text.mapValues { Array($0.utf8) }
+        additions.merge(bytes) { $1 }
+        let names = Set(additions.keys.map { Array($0.utf8) })
+        var merged: [[UInt8]] = []
         var index = 0
         while let entry = environ[index] {
             index += 1
-            let text = String(cString: entry)
-            let name = String(text.prefix { $0 != "=" })
-            if additions[name] != nil { continue }
-            merged.append(text)
+            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+            if names.contains(Array(bytes.prefix { $0 != UInt8(ascii: "=") })) { continue }
+            merged.append(Array(bytes))
         }
         for (name, value) in additions.sorted(by: { $0.key < $1.key }) {
-            merged.append(name + "=" + value)
+            merged.append(Array(name.utf8) + [UInt8(ascii: "=")] + value)
         }
         return merged
     }
 
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
-    static func spawn(_ arguments: [String], options: ProcessOptions) throws(ProcessError) -> Child {
+    static func spawn(_ arguments: [CommandWord], options: ProcessOptions) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
-        guard let command = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        guard let program = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        let command = program.text
         // A C string ends at NUL: such an argument would reach the child cut short.
-        if argv.contains(where: { $0.utf8.contains(0) }) {
+        if argv.contains(where: { $0.bytes.contains(0) }) {
             throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "an argument contains a NUL byte")
         }
-        if options.environment.contains(where: { $0.key.isEmpty || $0.key.contains("=") || ($0.key + $0.value).utf8.contains(0) }) {
+        let badName: (String) -> Bool = { $0.isEmpty || $0.contains("=") || $0.utf8.contains(0) }
+        if options.environment.contains(where: { badName($0.key) || $0.value.utf8.contains(0) })
+            || options.environmentBytes.contains(where: { badName($0.key) || $0.value.contains(0) }) {
             throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "bad environment variable (empty name, '=' in the name, or a NUL byte)")
         }
-        let environment = environment(adding: options.environment)
+        let environment = environment(adding: options.environment, bytes: options.environmentBytes)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
-        let searchPath = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
-        let executable = try ExecutableLookup.resolve(command, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
+        let executable = try ExecutableLookup.resolve(program.bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
 
         var out: (read: Int32, write: Int32) = (-1, -1)
         var err: (read: Int32, write: Int32) = (-1, -1)
@@ -106,8 +115,12 @@ enum ProcessLauncher {
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignal)
 
-        let cArguments = argv.map { strdup($0) }
-        let cEnvironment = environment.map { strdup($0) }
+        let cArguments = argv.map { word in
+            (word.bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
+        let cEnvironment = environment.map { entry in
+            (entry + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
         defer {
             cArguments.forEach { free($0) }
             cEnvironment.forEach { free($0) }
@@ -115,7 +128,7 @@ enum ProcessLauncher {
         var pid: pid_t = 0
         let result = (cArguments + [nil]).withUnsafeBufferPointer { argvPointer in
             (cEnvironment + [nil]).withUnsafeBufferPointer { envPointer in
-                posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+                posix_spawn(&pid, (executable + [0]).map { CChar(bitPattern: $0) }, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
             }
         }
         guard result == 0 else {

@@ -9,8 +9,9 @@ struct Events: ParsableCommand {
         abstract: "Print file events as they come (like inotifywait -m -r).",
         discussion: """
             Each line is KIND PATH (created, modified, closedWrite, deleted, movedFrom, \
-            movedTo, attributes, overflow), or with --json one JSON object per line: \
-            {"path":…,"kind":…,"isDirectory":…}.
+            movedTo, attributes, overflow), the path's control characters and bytes that \
+            are not UTF-8 escaped (\\e, \\n, \\xff); or with --json one JSON object per line: \
+            {"path":…,"kind":…,"isDirectory":…}, such bytes written \\udcXX (see rwatch(1)).
 
             Examples:
               rwatch events .
@@ -18,7 +19,7 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"), completion: .file())
     var paths: [String] = ["."]
 
     @Flag(help: "One JSON object per line.")
@@ -27,15 +28,19 @@ struct Events: ParsableCommand {
     @OptionGroup(title: "Which changes count")
     var files: WatchFlags
 
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
+
     func validate() throws {
         try WatchFlags.checkExist(paths)
     }
 
     func run() throws {
+        try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
-            Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)
+        let events = FileWatcher.watch(RawArguments.paths(paths).map(FileSystem.absolute), options: files.watchOptions).map { event in
+            Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }
         Glibc.exit(RecipeRunner.run(Recipe("events", "print file events") { events }))
