@@ -28,6 +28,6 @@ struct RunRecipe: ParsableCommand {
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         let binary = try compiler.binary(for: file)
         let code = ProcessSupervisor.exec(binary, [binary] + arguments)
-        throw RWatchError("cannot run the compiled recipe \(binary): \(String(cString: strerror(code)))")
+        throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(code)))")
     }
 }
