@@ -118,9 +118,13 @@ final class ProcessGroup: Sendable {
         }
         guard begun else { return }
         handle?.groupStopping()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(gracePeriod))) { [self] in
-            killIfDue()
+        // The grace period runs on a thread of its own: a timer on the
+        // Dispatch pool could wait behind blocked workers for ever.
+        let grace = Self.nanoseconds(gracePeriod)
+        let timer: @Sendable () -> Void = { [self] in
+            if gone.wait(timeout: .now() + .nanoseconds(grace)) == .timedOut { killIfDue() }
         }
+        if !DetachedThread.start(timer) { DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(grace)) { [self] in killIfDue() } }
     }
 
     /// SIGKILL to the whole group now (a second Ctrl-C): the stop sequence
@@ -159,9 +163,13 @@ final class ProcessGroup: Sendable {
         _ = Glibc.kill(-id, number)
     }
 
+    /// The grace period of a stop is over. (The timer is the deadline: a
+    /// second look at a clock could disagree by a hair and skip the kill,
+    /// leaving a group that ignores the stop signal running for ever.)
     private func killIfDue() {
         let killed = state.withLock { state -> Bool in
-            guard !state.reaped, let deadline = state.killDeadline, deadline <= .now else { return false }
+            guard !state.reaped, state.killDeadline != nil else { return false }
+            state.killDeadline = .now
             signalGroup(SIGKILL)
             return true
         }
