@@ -27,8 +27,8 @@ let package = Package(
             providers: [.apt(["libinotifytools0-dev"])]
         ),
         // glibc functions Swift's Glibc module hides (pipe2, memmem, memrchr,
-        // posix_spawn_file_actions_add{chdir,closefrom}_np): shims.c is
-        // compiled with _GNU_SOURCE.
+        // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
+        // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
         .target(
             name: "WatchSources",
