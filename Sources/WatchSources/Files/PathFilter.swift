@@ -5,10 +5,11 @@ import SystemPackage
 /// ignores and the tree's `.gitignore` / `.ignore` rules.
 struct PathFilter: Sendable {
     /// Version-control and build directories, editors' swap, backup and
-    /// temporary files (vim, emacs, JetBrains, kate, `sed -i`).
+    /// temporary files (vim, emacs, JetBrains, kate, VS Code's atomic save,
+    /// `sed -i`).
     static let defaultIgnore: [Glob] = [
         ".git", ".hg", ".svn", ".build", "*.swp", "*.swo", "*.swx", "*~", ".#*", "#*#", "4913",
-        "*___jb_tmp___", "*___jb_old___", "*.kate-swp", "sed??????", ".goutputstream-*",
+        "*___jb_tmp___", "*___jb_old___", "*.kate-swp", "*.vsctmp", "sed??????", ".goutputstream-*",
     ].map { try! Glob($0) }
 
     private let include: [Glob]
