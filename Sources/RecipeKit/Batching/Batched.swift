@@ -22,3 +22,22 @@ extension Signal where Value == FileEvent {
         debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
     }
 }
+
+extension Signal where Value == ChangeBatch {
+    /// `batched` for batches as `FileWatcher.batches` sends them (one per
+    /// read, an editor's save whole in one): they are merged into one
+    /// batch until none has come for `quiet`, or `maxWait` after the
+    /// first. With `quiet` zero a batch holds what arrived before the
+    /// scheduler got to run, and a save is never split between two.
+    ///
+    ///     FileWatcher.batches(["Sources"]).batched(.zero)
+    public func batched(
+        _ quiet: Duration = .milliseconds(50),
+        maxWait: Duration = .seconds(1),
+        scheduler: some Scheduler = QueueScheduler.recipe
+    ) -> Signal<ChangeBatch> {
+        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, more in
+            for event in more.events { batch.add(event) }
+        }
+    }
+}

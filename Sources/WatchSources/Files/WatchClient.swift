@@ -22,7 +22,8 @@ final class WatchClient: @unchecked Sendable {
     let id: Int
     var roots: [Root]
     let options: WatchOptions
-    let observer: Observer<FileEvent>
+    /// Receives one array per read of the kernel queue (`flush()`).
+    let observer: Observer<[FileEvent]>
     /// Directories this client holds a watch reference on.
     var watched: Set<FilePath> = []
     /// Directories watched only to notice a deleted root coming back.
@@ -33,7 +34,7 @@ final class WatchClient: @unchecked Sendable {
     var deafSince: Double? = nil
     var ended = false
 
-    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<FileEvent>) {
+    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<[FileEvent]>) {
         self.id = id
         self.options = options
         self.observer = observer
@@ -78,9 +79,24 @@ final class WatchClient: @unchecked Sendable {
         roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relative)
     }
 
-    /// Delivers events, unless ended or (in tests) deafened.
+    /// Events sent since the last `flush()`.
+    private var outbox: [FileEvent] = []
+
+    /// Queues events for the next `flush()`, unless ended or (in tests) deafened.
     func send(_ events: [FileEvent]) {
         guard !ended, deafSince == nil else { return }
-        for event in events { observer.sendNext(event) }
+        outbox += events
+    }
+
+    /// Delivers what was sent since the last flush as one value: the
+    /// reader flushes after each kernel event it handles, so that what one
+    /// event brings (a save the coalescer releases whole, a directory that
+    /// appeared with what a scan found in it) stays together downstream.
+    func flush() {
+        guard !outbox.isEmpty else { return }
+        let events = outbox
+        outbox.removeAll(keepingCapacity: outbox.count <= 1024)
+        guard !ended else { return }
+        observer.sendNext(events)
     }
 }

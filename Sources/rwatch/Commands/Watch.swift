@@ -97,7 +97,8 @@ struct Watch: ParsableCommand {
         let words = RawArguments.trailing(command)
         let run = try running.runOptions(statusLines: !output.quiet)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
-            let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
+            // One batch per read: a zero debounce never splits a save.
+            let batches = FileWatcher.batches(paths, options: options).batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(words, onBusy: policy, options: run)
