@@ -14,9 +14,7 @@ extension ReaderLoop {
             }
             try table.acquire(directory, for: client, isRoot: isRoot && directory == client.roots[index].path)
             guard let entries = FileSystem.entries(directory) else { continue }
-            if client.roots[index].filter.useVCSIgnore, entries.contains(where: { PathFilter.isIgnoreFile($0.name) }) {
-                client.roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relativePath)
-            }
+            client.roots[index].filter.loadDirectory(relativePath, at: directory, names: entries.map(\.name))
             for entry in entries {
                 let path = FileSystem.join(directory, entry.name)
                 let childRelative = relativePath.isEmpty ? entry.name : relativePath + "/" + entry.name
@@ -50,6 +48,8 @@ extension ReaderLoop {
             var events: [FileEvent] = []
             if client.reports(path, isDirectory: true) {
                 events.append(FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie))
+            } else {
+                client.noteDropped(path, isDirectory: true)
             }
             if client.wantsDirectory(path), let (index, relative) = client.locate(path) {
                 do {

@@ -107,7 +107,14 @@ final class ReaderLoop {
                 client.roots[index].isFile = true
             }
             do {
-                _ = try armRoot(client, index, mode: .silent)
+                if !client.roots[index].isFile {
+                    client.roots[index].filter.prepare()
+                    for directory in client.roots[index].filter.outsideDirectories {
+                        try table.acquire(directory, for: client, as: .rules)
+                    }
+                }
+                let found = try armRoot(client, index, mode: client.options.reportsExisting ? .reportAll : .silent)
+                if client.options.reportsExisting { client.send(found) }
             } catch {
                 return fail(client, error)
             }
@@ -131,9 +138,10 @@ final class ReaderLoop {
 
     func drop(_ client: WatchClient) {
         client.ended = true
-        for path in client.watched.union(client.sentinels) { table.release(path, kernelDropped: false) }
+        for path in client.allHeld { table.release(path, kernelDropped: false) }
         client.watched.removeAll()
         client.sentinels.removeAll()
+        client.ruleDirectories.removeAll()
         clients.removeAll { $0 === client }
     }
 
@@ -164,6 +172,7 @@ final class ReaderLoop {
         for move in pendingMoves { movedOut(move) }
         pendingMoves.removeAll()
         lastIdle = FileSystem.now()
+        runPendingReplans()
     }
 
     func expireHeldEvents() {
@@ -195,9 +204,7 @@ final class ReaderLoop {
         }
         let path = FileSystem.join(directory, record.name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
-        if PathFilter.isIgnoreFile(record.name) {
-            for client in clients { client.reloadIgnoreFiles(in: directory) }
-        }
+        ruleFileMayHaveChanged(path)
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
             rootCandidateAppeared(path)
@@ -238,7 +245,11 @@ final class ReaderLoop {
     /// Sends `event` to every client that reports its path. A watched single
     /// file that is deleted is held briefly: an editor may be re-creating it.
     func route(_ event: FileEvent, fileRootMayVanish: Bool = false) {
-        for client in clients where client.reports(event.path, isDirectory: event.isDirectory) {
+        for client in clients {
+            guard client.reports(event.path, isDirectory: event.isDirectory) else {
+                client.noteDropped(event.path, isDirectory: event.isDirectory)
+                continue
+            }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
                 deliverChecked(client.coalescer.hold(event, now: FileSystem.now()), to: client)
             } else {

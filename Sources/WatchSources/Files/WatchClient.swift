@@ -26,6 +26,12 @@ final class WatchClient: @unchecked Sendable {
     var watched: Set<String> = []
     /// Directories watched only to notice a deleted root coming back.
     var sentinels: Set<String> = []
+    /// Directories outside the trees watched for the rule files they hold.
+    var ruleDirectories: Set<String> = []
+    /// Subtrees (root index, path relative to it) to walk again once the
+    /// queue is read: a rule file changed, and what it no longer ignores
+    /// must be watched.
+    var pendingReplans: [(root: Int, relative: String)] = []
     var coalescer = SaveCoalescer()
     /// Tests only: while set, this client reads nothing (no events, no
     /// watch bookkeeping), as if the kernel queue had overflowed.
@@ -36,8 +42,26 @@ final class WatchClient: @unchecked Sendable {
         self.id = id
         self.options = options
         self.observer = observer
-        let filter = PathFilter(options)
-        roots = paths.map { Root(path: $0, isFile: false, filter: filter) }
+        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+    }
+
+    /// Every directory this client holds a watch on, for whatever reason.
+    var allHeld: Set<String> { watched.union(sentinels).union(ruleDirectories) }
+
+    func holds(_ directory: String, as hold: WatchTable.Hold) -> Bool {
+        switch hold {
+        case .tree: return watched.contains(directory)
+        case .sentinel: return sentinels.contains(directory)
+        case .rules: return ruleDirectories.contains(directory)
+        }
+    }
+
+    func insert(_ directory: String, as hold: WatchTable.Hold) {
+        switch hold {
+        case .tree: watched.insert(directory)
+        case .sentinel: sentinels.insert(directory)
+        case .rules: ruleDirectories.insert(directory)
+        }
     }
 
     /// The root index and relative path of `path`, if this client covers it.
@@ -58,6 +82,12 @@ final class WatchClient: @unchecked Sendable {
         return roots[index].filter.watchesDirectory(relative)
     }
 
+    /// Whether the directory at `relative` below root `index` is wanted:
+    /// every directory between the root and it is watched.
+    func wantsDirectoryRelative(_ index: Int, _ relative: String) -> Bool {
+        roots[index].filter.watchesDirectory(relative)
+    }
+
     /// Whether a change of `path` is reported to this client.
     func reports(_ path: String, isDirectory: Bool) -> Bool {
         guard let (index, relative) = locate(path) else { return false }
@@ -69,15 +99,19 @@ final class WatchClient: @unchecked Sendable {
         roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
-    /// Re-reads the ignore files of directory `directory` when it is in this client's tree.
-    func reloadIgnoreFiles(in directory: String) {
-        guard let (index, relative) = locate(directory), !roots[index].isFile else { return }
-        roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relative)
+    /// When this client asks (`WatchOptions.reportsIgnored`), tells
+    /// `FileWatcher.notices` which rule dropped a change of `path`.
+    func noteDropped(_ path: String, isDirectory: Bool) {
+        guard options.reportsIgnored, let (index, relative) = locate(path),
+              let reason = roots[index].filter.ignoreReason(relative, isDirectory: isDirectory) else { return }
+        WatchNotices.ignored(path, reason)
     }
 
-    /// Delivers events, unless ended or (in tests) deafened.
+    /// Delivers events of the kinds asked for, unless ended or (in tests) deafened.
     func send(_ events: [FileEvent]) {
         guard !ended, deafSince == nil else { return }
-        for event in events { observer.sendNext(event) }
+        for event in events where event.kind == .overflow || options.kinds.contains(event.kind) {
+            observer.sendNext(event)
+        }
     }
 }

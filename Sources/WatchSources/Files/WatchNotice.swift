@@ -1,0 +1,49 @@
+import Signals
+
+/// Something the file watcher tells a person that is not a change: a rule
+/// file it skipped, or (for watches that ask, `WatchOptions.reportsIgnored`)
+/// a change an ignore rule dropped and which rule it was.
+public enum WatchNotice: Sendable, Hashable, CustomStringConvertible {
+    /// A problem worth one line, said once per cause: an ignore file that is
+    /// a FIFO, a device or larger than 1 MiB, say.
+    case warning(String)
+    /// A change of `path` that `reason` dropped.
+    case ignored(path: String, reason: IgnoreReason)
+
+    public var description: String {
+        switch self {
+        case .warning(let text): return text
+        case .ignored(let path, let reason): return "ignored \(Quoted.path(path)): \(reason)"
+        }
+    }
+}
+
+extension FileWatcher {
+    /// Every notice of every watch in this process as it happens (hot:
+    /// nothing is replayed to a late subscriber). Delivered on the thread
+    /// that noticed, often the watcher's reader thread: keep handlers short.
+    public static var notices: Signal<WatchNotice> { WatchNotices.subject.asSignal() }
+}
+
+/// The hub behind `FileWatcher.notices`, with the memory that makes each
+/// warning come once until its cause goes away.
+enum WatchNotices {
+    static let subject = PublishSubject<WatchNotice>()
+    private static let warned = Locked<Set<String>>([])
+
+    /// Sends `message` unless a warning about `key` was sent and not cleared since.
+    static func warnOnce(about key: String, _ message: String) {
+        guard warned.withLock({ $0.insert(key).inserted }) else { return }
+        subject.sendNext(.warning(message))
+    }
+
+    /// `key` is fine again: a later problem with it is worth a warning.
+    static func clearWarning(about key: String) {
+        _ = warned.withLock { $0.remove(key) }
+    }
+
+    /// Reports that `reason` dropped a change of `path`.
+    static func ignored(_ path: String, _ reason: IgnoreReason) {
+        subject.sendNext(.ignored(path: path, reason: reason))
+    }
+}
