@@ -7,9 +7,15 @@ public enum RecipeRunner {
     /// Subscribes to every pipeline of `recipe` and blocks until all have
     /// completed (returns the last command's shell status, 0 when none ran)
     /// or one fails (prints one line, returns 2). Ctrl-C stops every child
-    /// process group and exits 130 (`ProcessSupervisor`).
+    /// process group and exits 130 (`ProcessSupervisor`). The file
+    /// watcher's warnings (a skipped ignore file, say) are printed as
+    /// status lines.
     public static func run(_ recipe: Recipe) -> Int32 {
         ProcessSupervisor.installSignalHandlers()
+        let warnings = FileWatcher.notices.subscribe(onNext: { notice in
+            if case .warning(let text) = notice { Terminal.warning(text) }
+        })
+        defer { warnings.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let subscription = recipe.outcomes.subscribe(

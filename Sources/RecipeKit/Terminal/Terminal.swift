@@ -50,6 +50,11 @@ public enum Terminal {
         write(line: "rwatch: " + text, color: colorsStandardError ? color : nil, fd: 2)
     }
 
+    /// One warning line on stderr: `rwatch: warning: …`.
+    public static func warning(_ text: String) {
+        write(line: "rwatch: warning: " + text, color: colorsStandardError ? .yellow : nil, fd: 2)
+    }
+
     /// One error line on stderr: `rwatch: error: …`.
     public static func error(_ text: String) {
         write(line: "rwatch: error: " + text, color: colorsStandardError ? .red : nil, fd: 2)

@@ -18,8 +18,11 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"))
-    var paths: [String] = ["."]
+    @Argument(help: ArgumentHelp("Files or directories to watch, recursively (default .).", valueName: "path"))
+    var paths: [String] = []
+
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"))
+    var watchNonRecursive: [String] = []
 
     @Flag(help: "One JSON object per line.")
     var json = false
@@ -28,13 +31,13 @@ struct Events: ParsableCommand {
     var files: WatchFlags
 
     func validate() throws {
-        try WatchFlags.checkExist(paths)
+        try WatchFlags.checkExist(paths + watchNonRecursive)
     }
 
     func run() throws {
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
+        let events = files.changes(recursive: paths, nonRecursive: watchNonRecursive).events.map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)
             return event
         }

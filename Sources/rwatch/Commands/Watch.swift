@@ -26,6 +26,9 @@ struct Watch: ParsableCommand {
     @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"))
     var watch: [String] = []
 
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"))
+    var watchNonRecursive: [String] = []
+
     @OptionGroup(title: "Which changes count")
     var files: WatchFlags
 
@@ -34,6 +37,9 @@ struct Watch: ParsableCommand {
 
     @Option(name: .customLong("max-wait"), help: ArgumentHelp("Run at the latest this long after the first change (default 1s).", valueName: "duration"), transform: DurationParser.parse)
     var maxWait: Duration = .seconds(1)
+
+    @Flag(name: .customLong("no-vcs-settle"), help: "Run even while git or hg is rewriting the tree (index.lock, rebase, merge, cherry-pick, .hg/wlock).")
+    var noVCSSettle = false
 
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
@@ -66,7 +72,7 @@ struct Watch: ParsableCommand {
 
     mutating func validate() throws {
         command = try CommandWords.command(from: command, of: Self.self)
-        try WatchFlags.checkExist(watch)
+        try WatchFlags.checkExist(watch + watchNonRecursive)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
         }
@@ -81,14 +87,15 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// The ad-hoc job as a recipe: watch, batch, run (once, if asked).
+    /// The ad-hoc job as a recipe: watch, wait for git, batch, run (once, if asked).
     var recipe: Recipe {
-        let paths = (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute)
-        let options = files.watchOptions
+        let watched = files.changes(recursive: watch, nonRecursive: watchNonRecursive)
         let (debounce, maxWait, postpone, once, command, policy) = (debounce, maxWait, postpone, once, command, policy)
         let run = RunOptions(shell: shell, stopSignal: signal, stopTimeout: stopTimeout, clearScreen: clear)
+        let settle = !noVCSSettle
         return Recipe("ad-hoc", command.joined(separator: " ")) {
-            let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
+            let changes = settle ? watched.events.settlingVCS(of: watched.paths) : watched.events
+            let batches = changes.batched(debounce, maxWait: maxWait)
             let triggers = postpone ? batches : batches.startingNow()
             let results = triggers.run(command, onBusy: policy, options: run)
             if once { results.take(1) } else { results }
