@@ -31,8 +31,10 @@ public struct ChangeBatch: Sendable, Hashable {
     /// its directory, a directory by itself. Nil for an empty batch.
     public var commonRoot: String? {
         var common: [Substring]? = nil
+        // One pass over the events, not one per path: a checkout's batch holds thousands of each.
+        let directories = Set(events.lazy.filter(\.isDirectory).map(\.path))
         for path in paths {
-            let directory = isDirectory(path) ? path : FileSystem.parent(path)
+            let directory = directories.contains(path) ? path : FileSystem.parent(path)
             let components = directory.split(separator: "/", omittingEmptySubsequences: true)
             guard let current = common else {
                 common = components
@@ -64,9 +66,5 @@ public struct ChangeBatch: Sendable, Hashable {
             kinds[event.path] = []
         }
         if kinds[event.path]!.insert(event.kind).inserted { events.append(event) }
-    }
-
-    private func isDirectory(_ path: String) -> Bool {
-        events.contains { $0.path == path && $0.isDirectory }
     }
 }

@@ -73,7 +73,7 @@ extension ReaderLoop {
         client.send([FileEvent(path: client.roots.first?.path ?? "/", kind: .overflow)])
         var events: [FileEvent] = []
         for directory in client.watched where FileSystem.kind(directory) != .directory {
-            if client.reports(directory, isDirectory: true) {
+            if client.reports(directory, isDirectory: true, anyDirectory: true) {
                 events.append(FileEvent(path: directory, kind: .deleted, isDirectory: true))
             }
             client.watched.remove(directory)

@@ -76,9 +76,11 @@ final class WatchClient: @unchecked Sendable {
         return nil
     }
 
-    /// Whether `path` is a directory this client wants watched.
+    /// Whether `path` is a directory this client wants watched. Only a
+    /// directory in one of its own watched directories can be: a watch is
+    /// shared, and another client may watch a directory this one ignores.
     func wantsDirectory(_ path: String) -> Bool {
-        guard let (index, relative) = locate(path), !roots[index].isFile else { return false }
+        guard watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path), !roots[index].isFile else { return false }
         return roots[index].filter.watchesDirectory(relative)
     }
 
@@ -88,9 +90,11 @@ final class WatchClient: @unchecked Sendable {
         roots[index].filter.watchesDirectory(relative)
     }
 
-    /// Whether a change of `path` is reported to this client.
-    func reports(_ path: String, isDirectory: Bool) -> Bool {
-        guard let (index, relative) = locate(path) else { return false }
+    /// Whether a change of `path` is reported to this client: it is in one
+    /// of the client's own watched directories (not one that only another
+    /// client watches, unless `anyDirectory`), and its root's filter reports it.
+    func reports(_ path: String, isDirectory: Bool, anyDirectory: Bool = false) -> Bool {
+        guard anyDirectory || watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path) else { return false }
         return roots[index].filter.reports(relative, isDirectory: isDirectory)
     }
 

@@ -39,6 +39,22 @@ import TestSupport
         #expect(Set(recorder.snapshot.map(\.path)) == [src + "/kept.txt", src + "/zz-marker"])
     }
 
+    @Test func aDirectoryThatOnlyAnotherWatchHoldsReportsNothingHere() {
+        let repo = TestRepository()
+        defer { repo.remove() }
+        let (recorder, subscription) = record([repo.top])
+        defer { subscription.dispose() }
+        // The VCS state watches .git, which this tree's default ignores leave out.
+        let vcs = FileWatcher.vcsState(for: [repo.top]).subscribe()
+        defer { vcs.dispose() }
+        repo.write(".git/index.lock", "")
+        repo.makeDirectories(repo.top + "/.git/rebase-merge")
+        repo.write(".git/rebase-merge/done", "")
+        #expect(settle(recorder, in: repo.top))
+        #expect(!recorder.snapshot.contains { $0.path.contains("/.git/") }, "\(recorder.snapshot)")
+        #expect(!watching(repo.top + "/.git/rebase-merge"))
+    }
+
     @Test func addingAnIgnoredDirectoryToTheGitignoreUnwatchesItAndRemovingItWatchesItAgain() {
         let repo = TestRepository()
         defer { repo.remove() }
