@@ -13,7 +13,9 @@ public enum RecipeRunner {
     public static func run(_ recipe: Recipe) -> Int32 {
         ProcessSupervisor.installSignalHandlers()
         let warnings = FileWatcher.notices.subscribe(onNext: { notice in
-            if case .warning(let text) = notice { Terminal.warning(text) }
+            switch notice {
+            case .warning(let text): Terminal.warning(text)
+            }
         })
         defer { warnings.dispose() }
         let done = DispatchSemaphore(value: 0)

@@ -103,12 +103,12 @@ final class WatchClient: @unchecked Sendable {
         roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
-    /// When this client asks (`WatchOptions.reportsIgnored`), tells
-    /// `FileWatcher.notices` which rule dropped a change of `path`.
+    /// Under `-v` (a `Diagnostics` sink installed), says which rule dropped
+    /// a change of `path`; one atomic load otherwise.
     func noteDropped(_ path: String, isDirectory: Bool) {
-        guard options.reportsIgnored, let (index, relative) = locate(path),
+        guard Diagnostics.isEnabled, watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path),
               let reason = roots[index].filter.ignoreReason(relative, isDirectory: isDirectory) else { return }
-        WatchNotices.ignored(path, reason)
+        Diagnostics.verbose("ignored \(Quoted.path(path)): \(reason)")
     }
 
     /// Delivers events of the kinds asked for, unless ended or (in tests) deafened.

@@ -1,19 +1,16 @@
 import Signals
 
-/// Something the file watcher tells a person that is not a change: a rule
-/// file it skipped, or (for watches that ask, `WatchOptions.reportsIgnored`)
-/// a change an ignore rule dropped and which rule it was.
+/// Something the file watcher tells a person that is not a change, whether
+/// or not `-v` asked for the why of things (`Diagnostics`): a rule file it
+/// skipped, say.
 public enum WatchNotice: Sendable, Hashable, CustomStringConvertible {
     /// A problem worth one line, said once per cause: an ignore file that is
     /// a FIFO, a device or larger than 1 MiB, say.
     case warning(String)
-    /// A change of `path` that `reason` dropped.
-    case ignored(path: String, reason: IgnoreReason)
 
     public var description: String {
         switch self {
         case .warning(let text): return text
-        case .ignored(let path, let reason): return "ignored \(Quoted.path(path)): \(reason)"
         }
     }
 }
@@ -40,10 +37,5 @@ enum WatchNotices {
     /// `key` is fine again: a later problem with it is worth a warning.
     static func clearWarning(about key: String) {
         _ = warned.withLock { $0.remove(key) }
-    }
-
-    /// Reports that `reason` dropped a change of `path`.
-    static func ignored(_ path: String, _ reason: IgnoreReason) {
-        subject.sendNext(.ignored(path: path, reason: reason))
     }
 }

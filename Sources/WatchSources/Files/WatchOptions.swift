@@ -30,8 +30,6 @@ public struct WatchOptions: Sendable, Hashable {
     public var filterFiles: [String]
     /// The kinds of change reported; an `overflow` always is.
     public var kinds: Set<FileEvent.Kind>
-    /// Tell `FileWatcher.notices` which rule dropped each ignored change.
-    public var reportsIgnored: Bool
     /// Tests only: pretend `fs.inotify.max_user_watches` allows this many
     /// watches for this watch, to exercise the limit error without root.
     var watchBudget: Int? = nil
@@ -54,8 +52,7 @@ public struct WatchOptions: Sendable, Hashable {
         recursive: Bool = true,
         ignoreFiles: [String] = [],
         filterFiles: [String] = [],
-        kinds: Set<FileEvent.Kind> = WatchOptions.allKinds,
-        reportsIgnored: Bool = false
+        kinds: Set<FileEvent.Kind> = WatchOptions.allKinds
     ) {
         self.include = include
         self.exclude = exclude
@@ -67,7 +64,6 @@ public struct WatchOptions: Sendable, Hashable {
         self.ignoreFiles = ignoreFiles
         self.filterFiles = filterFiles
         self.kinds = kinds
-        self.reportsIgnored = reportsIgnored
     }
 
     /// Options that report only paths matching one of `globs`.

@@ -30,11 +30,15 @@ struct Events: ParsableCommand {
     @OptionGroup(title: "Which changes count")
     var files: WatchFlags
 
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
+
     func validate() throws {
         try WatchFlags.checkExist(paths + watchNonRecursive)
     }
 
     func run() throws {
+        try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
         let events = files.changes(recursive: paths, nonRecursive: watchNonRecursive).events.map { event in

@@ -208,20 +208,16 @@ import TestSupport
         #expect(Set(recorder.snapshot.map(\.path)) == [dir.at("w/a.swift"), dir.at("w/zz-marker")])
     }
 
-    @Test func ignoredChangesAreNamedWithTheirRuleWhenAsked() {
-        let dir = TempDir()
-        defer { dir.remove() }
-        Disk.write(dir.at(".gitignore"), "# logs\n*.log\n")
-        let (notices, noticeSubscription) = recordNotices(about: dir.path)
-        defer { noticeSubscription.dispose() }
-        let (recorder, subscription) = record([dir.path], options: WatchOptions(reportsIgnored: true))
-        defer { subscription.dispose() }
-        Disk.write(dir.at("debug.log"))
-        Disk.write(dir.at("x.swp"))
-        #expect(settle(recorder, in: dir.path))
-        let texts = notices.snapshot.map(\.description)
-        #expect(texts.contains("ignored \(dir.at("debug.log")): \(dir.at(".gitignore")):2: *.log"), "\(texts)")
-        #expect(texts.contains("ignored \(dir.at("x.swp")): default ignore *.swp"), "\(texts)")
+    @Test func whyIgnoredNamesTheRuleFromAboveTheWatchedPath() {
+        let repo = TestRepository()
+        defer { repo.remove() }
+        repo.write(".gitignore", "# output\nbuild/\n")
+        repo.write("src/build/x.o", "")
+        repo.write("src/main.c", "")
+        let reason = FileWatcher.whyIgnored(repo.top + "/src/build/x.o", watching: repo.top + "/src")
+        #expect(reason == IgnoreReason(source: .file(path: repo.top + "/.gitignore", line: 2), pattern: "build/", directory: repo.top + "/src/build"))
+        #expect(FileWatcher.whyIgnored(repo.top + "/src/main.c", watching: repo.top + "/src") == nil)
+        #expect(FileWatcher.whyIgnored(repo.top + "/src/a.swp", watching: repo.top + "/src")?.description == "default ignore *.swp")
     }
 
     @Test func aNonRecursiveWatchReportsOnlyTheDirectorysOwnEntries() {

@@ -204,6 +204,23 @@ import TestSupport
         #expect(warnings == ["rwatch: warning: ignore file \(dir)/.gitignore skipped: it is a FIFO"], "\(result.stderr)")
     }
 
+    @Test func verboseNamesTheRuleThatDroppedAChange() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        TemporaryDirectory.writeFile(dir + "/.gitignore", "# logs\n*.log\n")
+        guard let rwatch = start(["-v", "-d", "0"], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        TemporaryDirectory.writeFile(dir + "/debug.log", "x\n")
+        TemporaryDirectory.writeFile(dir + "/notes.txt~", "x\n")
+        #expect(eventually { rwatch.stderr.contains("ignored \(dir)/debug.log: \(dir)/.gitignore:2: *.log") }, "\(rwatch.stderr)")
+        #expect(eventually { rwatch.stderr.contains("ignored \(dir)/notes.txt~: default ignore *~") }, "\(rwatch.stderr)")
+    }
+
     @Test func bracesInAFilterMatchAtAnyDepth() {
         let scratch = Scratch()
         defer { scratch.remove() }
