@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Rule files changing while watching: what a `.gitignore`, an `.ignore`,
 /// `info/exclude`, the global excludes file or an ignore file now ignores
 /// is unwatched at once; what it no longer ignores is watched (and walked,
@@ -5,7 +7,7 @@
 extension ReaderLoop {
     /// Something happened to `path`: when it is a rule file of a client,
     /// re-read it and re-plan what that client watches.
-    func ruleFileMayHaveChanged(_ path: String) {
+    func ruleFileMayHaveChanged(_ path: FilePath) {
         for client in clients where !client.ended && client.deafSince == nil {
             for index in client.roots.indices where !client.roots[index].waiting && !client.roots[index].isFile {
                 guard let scope = client.roots[index].filter.ruleFileChanged(path) else { continue }
@@ -19,10 +21,11 @@ extension ReaderLoop {
 
     /// Releases the watched directories at or below `scope` (relative to
     /// root `index`) that the rules now ignore, parents before children.
-    func releaseIgnored(_ client: WatchClient, _ index: Int, below scope: String) {
+    func releaseIgnored(_ client: WatchClient, _ index: Int, below scope: FilePath) {
         let root = client.roots[index].path
-        let scopePath = scope.isEmpty ? root : FileSystem.join(root, scope)
-        let candidates = client.watched.filter { FileSystem.relative($0, to: scopePath) != nil }.sorted { $0.utf8.count < $1.utf8.count }
+        let scopePath = root.pushing(scope)
+        let candidates = client.watched.filter { FileSystem.relative($0, to: scopePath) != nil }
+            .sorted { $0.components.count < $1.components.count }
         for directory in candidates where client.watched.contains(directory) {
             guard let relative = FileSystem.relative(directory, to: root), !client.wantsDirectoryRelative(index, relative) else { continue }
             table.releaseTree(directory, for: client, kernelDropped: false)
@@ -36,8 +39,7 @@ extension ReaderLoop {
             client.pendingReplans.removeAll()
             guard !client.ended, client.deafSince == nil else { continue }
             for (index, relative) in replans where !client.roots[index].waiting && !client.roots[index].isFile {
-                let root = client.roots[index].path
-                let start = relative.isEmpty ? root : FileSystem.join(root, relative)
+                let start = client.roots[index].path.pushing(relative)
                 // Only a directory that is (still) watched is walked: its parent rules decide the rest.
                 guard client.watched.contains(start) else { continue }
                 do {

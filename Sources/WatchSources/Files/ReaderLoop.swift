@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The reader thread's state and loop: commands from subscribers, reading
 /// libinotifytools without blocking, and translating inotify records into
@@ -8,7 +9,9 @@ import Glibc
 /// Created and used on the reader thread only.
 final class ReaderLoop {
     struct PendingMove {
-        var path: String
+        var path: FilePath
+        /// The watched directory it left.
+        var directory: FilePath
         var isDirectory: Bool
         var cookie: UInt32
     }
@@ -24,7 +27,7 @@ final class ReaderLoop {
     var table = WatchTable()
     var pendingMoves: [PendingMove] = []
     /// Paths a scan just reported; their own create events, read later, are duplicates.
-    var scanned: Set<String> = []
+    var scanned: Set<FilePath> = []
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
     var lastIdle = FileSystem.now()
     var startError: FileWatchError? = nil
@@ -196,58 +199,62 @@ final class ReaderLoop {
             return
         }
         guard let directory = InotifyLibrary.path(of: record.wd), table.contains(directory) else { return }
-        if record.name.isEmpty {
+        guard let name = record.name else {
             if record.has(InotifyRecord.deleteSelf | InotifyRecord.moveSelf | InotifyRecord.unmount) {
                 directoryVanished(directory, moved: record.has(InotifyRecord.moveSelf))
             }
             return
         }
-        let path = FileSystem.join(directory, record.name)
+        let path = FileSystem.join(directory, name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
-        ruleFileMayHaveChanged(path)
+        // Cheap looks first: most records are of no rule file.
+        if PathFilter.isRuleFileName(name) || clients.contains(where: { $0.ruleDirectories.contains(directory) }) {
+            ruleFileMayHaveChanged(path)
+        }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
             rootCandidateAppeared(path)
             if isDirectory {
-                directoryAppeared(path, kind: .created, cookie: 0)
+                directoryAppeared(path, in: directory, kind: .created, cookie: 0)
             } else {
-                route(FileEvent(path: path, kind: .created))
+                route(FileEvent(path: path, kind: .created), from: directory)
             }
         } else if record.has(InotifyRecord.movedFrom) {
             scanned.remove(path)
-            pendingMoves.append(PendingMove(path: path, isDirectory: isDirectory, cookie: record.cookie))
+            pendingMoves.append(PendingMove(path: path, directory: directory, isDirectory: isDirectory, cookie: record.cookie))
         } else if record.has(InotifyRecord.movedTo) {
             if let index = pendingMoves.firstIndex(where: { $0.cookie == record.cookie }) {
                 let from = pendingMoves.remove(at: index)
-                movedWithin(from, to: path)
+                movedWithin(from, to: path, in: directory)
             } else {
                 if scanned.remove(path) != nil { return }
                 rootCandidateAppeared(path)
                 if isDirectory {
-                    directoryAppeared(path, kind: .movedTo, cookie: record.cookie)
+                    directoryAppeared(path, in: directory, kind: .movedTo, cookie: record.cookie)
                 } else {
-                    route(FileEvent(path: path, kind: .movedTo, cookie: record.cookie))
+                    route(FileEvent(path: path, kind: .movedTo, cookie: record.cookie), from: directory)
                 }
             }
         } else if record.has(InotifyRecord.delete) {
             scanned.remove(path)
             if isDirectory { releaseTree(path, kernelDropped: true) }
-            route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), fileRootMayVanish: true)
+            route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), from: directory, fileRootMayVanish: true)
         } else if record.has(InotifyRecord.modify) {
-            route(FileEvent(path: path, kind: .modified, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .modified, isDirectory: isDirectory), from: directory)
         } else if record.has(InotifyRecord.closeWrite) {
-            route(FileEvent(path: path, kind: .closedWrite, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .closedWrite, isDirectory: isDirectory), from: directory)
         } else if record.has(InotifyRecord.attrib) {
-            route(FileEvent(path: path, kind: .attributes, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .attributes, isDirectory: isDirectory), from: directory)
         }
     }
 
-    /// Sends `event` to every client that reports its path. A watched single
-    /// file that is deleted is held briefly: an editor may be re-creating it.
-    func route(_ event: FileEvent, fileRootMayVanish: Bool = false) {
+    /// Sends `event`, read from the watch on `directory`, to every client
+    /// that reports its path. A watched single file that is deleted is held
+    /// briefly: an editor may be re-creating it.
+    func route(_ event: FileEvent, from directory: FilePath, fileRootMayVanish: Bool = false) {
         for client in clients {
-            guard client.reports(event.path, isDirectory: event.isDirectory) else {
-                client.noteDropped(event.path, isDirectory: event.isDirectory)
+            guard client.reports(event.path, in: directory, isDirectory: event.isDirectory) else {
+                client.noteDropped(event.path, in: directory, isDirectory: event.isDirectory)
                 continue
             }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
@@ -259,13 +266,13 @@ final class ReaderLoop {
     }
 
     /// A rename whose both halves were seen.
-    func movedWithin(_ from: PendingMove, to path: String) {
+    func movedWithin(_ from: PendingMove, to path: FilePath, in directory: FilePath) {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
         if from.isDirectory { table.rename(from.path, to: path, in: clients.filter { $0.deafSince == nil }) }
         for (position, client) in clients.enumerated() where client.deafSince == nil {
-            let fromReported = client.reports(from.path, isDirectory: from.isDirectory)
-            let toReported = client.reports(path, isDirectory: from.isDirectory)
+            let fromReported = client.reports(from.path, in: from.directory, isDirectory: from.isDirectory)
+            let toReported = client.reports(path, in: directory, isDirectory: from.isDirectory)
             let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
             let target = FileEvent(path: path, kind: .movedTo, isDirectory: from.isDirectory, cookie: cookie)
             var events: [FileEvent] = []
@@ -286,7 +293,7 @@ final class ReaderLoop {
                 break
             }
             if from.isDirectory {
-                let wants = client.wantsDirectory(path)
+                let wants = client.wantsDirectory(path, in: directory)
                 if watchedBefore[position], !wants {
                     table.releaseTree(path, for: client, kernelDropped: false)
                 } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
@@ -307,7 +314,7 @@ final class ReaderLoop {
     func movedOut(_ move: PendingMove) {
         if move.isDirectory { releaseTree(move.path, kernelDropped: false) }
         let event = FileEvent(path: move.path, kind: .movedFrom, isDirectory: move.isDirectory, cookie: move.cookie)
-        route(event, fileRootMayVanish: true)
+        route(event, from: move.directory, fileRootMayVanish: true)
     }
 
     /// Delivers through the client's save coalescer.
@@ -328,7 +335,7 @@ final class ReaderLoop {
     }
 
     /// Releases every directory at or below `path`, for every client.
-    func releaseTree(_ path: String, kernelDropped: Bool) {
+    func releaseTree(_ path: FilePath, kernelDropped: Bool) {
         for client in clients where client.deafSince == nil {
             table.releaseTree(path, for: client, kernelDropped: kernelDropped)
         }

@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 /// One subscription to `FileWatcher`: its roots with their filters, the
 /// directories it holds watches on, and where its events go. Created on the
@@ -9,7 +10,7 @@ final class WatchClient: @unchecked Sendable {
 
     struct Root {
         /// Absolute, normalized.
-        var path: String
+        var path: FilePath
         /// A single file is watched through its parent directory, so that
         /// replacing it atomically does not lose the watch.
         var isFile: Bool
@@ -23,22 +24,22 @@ final class WatchClient: @unchecked Sendable {
     let options: WatchOptions
     let observer: Observer<FileEvent>
     /// Directories this client holds a watch reference on.
-    var watched: Set<String> = []
+    var watched: Set<FilePath> = []
     /// Directories watched only to notice a deleted root coming back.
-    var sentinels: Set<String> = []
+    var sentinels: Set<FilePath> = []
     /// Directories outside the trees watched for the rule files they hold.
-    var ruleDirectories: Set<String> = []
+    var ruleDirectories: Set<FilePath> = []
     /// Subtrees (root index, path relative to it) to walk again once the
     /// queue is read: a rule file changed, and what it no longer ignores
     /// must be watched.
-    var pendingReplans: [(root: Int, relative: String)] = []
+    var pendingReplans: [(root: Int, relative: FilePath)] = []
     var coalescer = SaveCoalescer()
     /// Tests only: while set, this client reads nothing (no events, no
     /// watch bookkeeping), as if the kernel queue had overflowed.
     var deafSince: Double? = nil
     var ended = false
 
-    init(id: Int, paths: [String], options: WatchOptions, observer: Observer<FileEvent>) {
+    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<FileEvent>) {
         self.id = id
         self.options = options
         self.observer = observer
@@ -46,9 +47,9 @@ final class WatchClient: @unchecked Sendable {
     }
 
     /// Every directory this client holds a watch on, for whatever reason.
-    var allHeld: Set<String> { watched.union(sentinels).union(ruleDirectories) }
+    var allHeld: Set<FilePath> { watched.union(sentinels).union(ruleDirectories) }
 
-    func holds(_ directory: String, as hold: WatchTable.Hold) -> Bool {
+    func holds(_ directory: FilePath, as hold: WatchTable.Hold) -> Bool {
         switch hold {
         case .tree: return watched.contains(directory)
         case .sentinel: return sentinels.contains(directory)
@@ -56,7 +57,7 @@ final class WatchClient: @unchecked Sendable {
         }
     }
 
-    func insert(_ directory: String, as hold: WatchTable.Hold) {
+    func insert(_ directory: FilePath, as hold: WatchTable.Hold) {
         switch hold {
         case .tree: watched.insert(directory)
         case .sentinel: sentinels.insert(directory)
@@ -64,51 +65,70 @@ final class WatchClient: @unchecked Sendable {
         }
     }
 
-    /// The root index and relative path of `path`, if this client covers it.
-    func locate(_ path: String) -> (root: Int, relative: String)? {
+    /// The root index and relative path of `path`, if this client covers
+    /// it (the empty path for a root itself).
+    func locate(_ path: FilePath) -> (root: Int, relative: FilePath)? {
         for (index, root) in roots.enumerated() where !root.waiting {
             if root.isFile {
-                if path == root.path { return (index, "") }
-            } else if let relative = FileSystem.relative(path, to: root.path) {
+                if path == root.path { return (index, FilePath()) }
+            } else if let relative = Self.relative(path, to: root.path) {
                 return (index, relative)
             }
         }
         return nil
     }
 
-    /// Whether `path` is a directory this client wants watched. Only a
-    /// directory in one of its own watched directories can be: a watch is
-    /// shared, and another client may watch a directory this one ignores.
-    func wantsDirectory(_ path: String) -> Bool {
-        guard watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path), !roots[index].isFile else { return false }
+    /// `path` below `root` by comparing bytes (what every event pays; the
+    /// same answer as `FileSystem.relative` for absolute, normalized paths).
+    private static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
+        root.withBytes { rootBytes in
+            path.withBytes { bytes -> FilePath? in
+                if rootBytes.count == 1, rootBytes[0] == UInt8(ascii: "/") {
+                    return bytes.count > 1 ? FilePath(bytes: bytes.dropFirst()) : FilePath()
+                }
+                guard bytes.count >= rootBytes.count, bytes.starts(with: rootBytes) else { return nil }
+                if bytes.count == rootBytes.count { return FilePath() }
+                guard bytes[rootBytes.count] == UInt8(ascii: "/") else { return nil }
+                return FilePath(bytes: bytes[(rootBytes.count + 1)...])
+            }
+        }
+    }
+
+    /// Whether `path`, found in the watched `directory`, is a directory this
+    /// client wants watched. Only a directory in one of its own watched
+    /// directories can be: a watch is shared, and another client may watch
+    /// a directory this one ignores.
+    func wantsDirectory(_ path: FilePath, in directory: FilePath) -> Bool {
+        guard watched.contains(directory), let (index, relative) = locate(path), !roots[index].isFile else { return false }
         return roots[index].filter.watchesDirectory(relative)
     }
 
-    /// Whether the directory at `relative` below root `index` is wanted:
-    /// every directory between the root and it is watched.
-    func wantsDirectoryRelative(_ index: Int, _ relative: String) -> Bool {
+    /// Whether the directory at `relative` below root `index` is wanted.
+    func wantsDirectoryRelative(_ index: Int, _ relative: FilePath) -> Bool {
         roots[index].filter.watchesDirectory(relative)
     }
 
-    /// Whether a change of `path` is reported to this client: it is in one
-    /// of the client's own watched directories (not one that only another
-    /// client watches, unless `anyDirectory`), and its root's filter reports it.
-    func reports(_ path: String, isDirectory: Bool, anyDirectory: Bool = false) -> Bool {
-        guard anyDirectory || watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path) else { return false }
+    /// Whether a change of `path`, read from the watch on `directory`, is
+    /// reported to this client: that directory is one of its own (not one
+    /// only another client watches; nil skips the check), and its root's
+    /// filter reports the path.
+    func reports(_ path: FilePath, in directory: FilePath?, isDirectory: Bool) -> Bool {
+        if let directory, !watched.contains(directory) { return false }
+        guard let (index, relative) = locate(path) else { return false }
         return roots[index].filter.reports(relative, isDirectory: isDirectory)
-    }
-
-    /// The root whose path is exactly `path`.
-    func rootIndex(of path: String) -> Int? {
-        roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
     /// Under `-v` (a `Diagnostics` sink installed), says which rule dropped
     /// a change of `path`; one atomic load otherwise.
-    func noteDropped(_ path: String, isDirectory: Bool) {
-        guard Diagnostics.isEnabled, watched.contains(FileSystem.parent(path)), let (index, relative) = locate(path),
+    func noteDropped(_ path: FilePath, in directory: FilePath, isDirectory: Bool) {
+        guard Diagnostics.isEnabled, watched.contains(directory), let (index, relative) = locate(path),
               let reason = roots[index].filter.ignoreReason(relative, isDirectory: isDirectory) else { return }
         Diagnostics.verbose("ignored \(Quoted.path(path)): \(reason)")
+    }
+
+    /// The root whose path is exactly `path`.
+    func rootIndex(of path: FilePath) -> Int? {
+        roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
     /// Delivers events of the kinds asked for, unless ended or (in tests) deafened.

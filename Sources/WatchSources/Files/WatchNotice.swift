@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 /// Something the file watcher tells a person that is not a change, whether
 /// or not `-v` asked for the why of things (`Diagnostics`): a rule file it
@@ -26,16 +27,16 @@ extension FileWatcher {
 /// warning come once until its cause goes away.
 enum WatchNotices {
     static let subject = PublishSubject<WatchNotice>()
-    private static let warned = Locked<Set<String>>([])
+    private static let warned = Locked<Set<FilePath>>([])
 
     /// Sends `message` unless a warning about `key` was sent and not cleared since.
-    static func warnOnce(about key: String, _ message: String) {
+    static func warnOnce(about key: FilePath, _ message: String) {
         guard warned.withLock({ $0.insert(key).inserted }) else { return }
         subject.sendNext(.warning(message))
     }
 
     /// `key` is fine again: a later problem with it is worth a warning.
-    static func clearWarning(about key: String) {
+    static func clearWarning(about key: FilePath) {
         _ = warned.withLock { $0.remove(key) }
     }
 }

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Which paths under the watched roots `FileWatcher` reports, and what it
 /// does when a root disappears.
 ///
@@ -82,10 +84,10 @@ public struct WatchOptions: Sendable, Hashable {
             _ = try Glob(pattern)
         }
         for path in ignoreFiles + filterFiles {
-            switch RuleFileReader.read(path) {
-            case .contents(let bytes): _ = try IgnoreFile.globs(bytes, path: FileSystem.absolute(path))
-            case .missing: throw FileWatchError(.badRuleFile(path: path, problem: "no such file"))
-            case .skipped(let why): throw FileWatchError(.badRuleFile(path: path, problem: why))
+            switch RuleFileReader.read(FilePath(path)) {
+            case .contents(let bytes): _ = try IgnoreFile.globs(bytes, path: FileSystem.absolute(FilePath(path)))
+            case .missing: throw FileWatchError(.badRuleFile(path: FilePath(path), problem: "no such file"))
+            case .skipped(let why): throw FileWatchError(.badRuleFile(path: FilePath(path), problem: why))
             }
         }
         return self

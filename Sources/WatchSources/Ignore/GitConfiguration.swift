@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Where git's global excludes file is, found the way git finds it, without
 /// running git: `core.excludesFile` from the system, global and repository
@@ -24,55 +25,54 @@ enum GitConfiguration {
         }
 
         /// `$XDG_CONFIG_HOME/git`, else `~/.config/git`.
-        var xdgGitDirectory: String? {
-            if let xdg = xdgConfigHome, !xdg.isEmpty { return FileSystem.join(xdg, "git") }
-            return home.map { FileSystem.join($0, ".config/git") }
+        var xdgGitDirectory: FilePath? {
+            if let xdg = xdgConfigHome, !xdg.isEmpty { return FilePath(xdg).appending("git") }
+            return home.map { FilePath($0).appending(".config/git") }
         }
     }
 
     /// The global excludes file for a repository whose shared git directory
     /// is `commonDirectory` (nil outside any repository), relative paths
     /// taken from `top`. Nil when there is none to read.
-    static func excludesFile(commonDirectory: String?, top: String, environment: Environment) -> String? {
-        var files: [String] = []
-        if !environment.noSystem { files.append(environment.configSystem ?? "/etc/gitconfig") }
+    static func excludesFile(commonDirectory: FilePath?, top: FilePath, environment: Environment) -> FilePath? {
+        var files: [FilePath] = []
+        if !environment.noSystem { files.append(FilePath(environment.configSystem ?? "/etc/gitconfig")) }
         if let global = environment.configGlobal {
-            files.append(global)
+            files.append(FilePath(global))
         } else {
-            if let xdg = environment.xdgGitDirectory { files.append(FileSystem.join(xdg, "config")) }
-            if let home = environment.home { files.append(FileSystem.join(home, ".gitconfig")) }
+            if let xdg = environment.xdgGitDirectory { files.append(xdg.appending("config")) }
+            if let home = environment.home { files.append(FilePath(home).appending(".gitconfig")) }
         }
-        if let commonDirectory { files.append(FileSystem.join(commonDirectory, "config")) }
+        if let commonDirectory { files.append(commonDirectory.appending("config")) }
         var value: String? = nil
         for file in files {
             if let found = lastValue(section: "core", key: "excludesfile", in: file, environment: environment, depth: 0) {
                 value = found
             }
         }
-        guard let value else { return environment.xdgGitDirectory.map { FileSystem.join($0, "ignore") } }
+        guard let value else { return environment.xdgGitDirectory.map { $0.appending("ignore") } }
         if value.isEmpty { return nil }
-        let expanded = expand(value, environment: environment)
-        return FileSystem.absolute(expanded.hasPrefix("/") ? expanded : FileSystem.join(top, expanded))
+        return FileSystem.absolute(top.pushing(expand(value, environment: environment)))
     }
 
     /// `~/x` with the home directory.
-    private static func expand(_ path: String, environment: Environment) -> String {
-        if path == "~" { return environment.home ?? path }
-        if path.hasPrefix("~/"), let home = environment.home { return FileSystem.join(home, String(path.dropFirst(2))) }
-        return path
+    private static func expand(_ path: String, environment: Environment) -> FilePath {
+        if path == "~", let home = environment.home { return FilePath(home) }
+        if path.hasPrefix("~/"), let home = environment.home { return FilePath(home).pushing(FilePath(String(path.dropFirst(2)))) }
+        return FilePath(path)
     }
 
     /// The last value of `section.key` in the config file `path` and the
     /// files it includes.
-    private static func lastValue(section: String, key: String, in path: String, environment: Environment, depth: Int) -> String? {
+    private static func lastValue(section: String, key: String, in path: FilePath, environment: Environment, depth: Int) -> String? {
         guard depth < 10, case .contents(let bytes) = RuleFileReader.read(path) else { return nil }
         var value: String? = nil
         for entry in entries(bytes) {
             if entry.section == section, entry.key == key {
                 value = entry.value
             } else if entry.section == "include", entry.key == "path", let include = entry.value {
-                let expanded = expand(include, environment: environment)
-                let target = expanded.hasPrefix("/") ? expanded : FileSystem.join(FileSystem.parent(FileSystem.absolute(path)), expanded)
+                // Relative to the including file's directory.
+                let target = FileSystem.parent(FileSystem.absolute(path)).pushing(expand(include, environment: environment))
                 if let found = lastValue(section: section, key: key, in: target, environment: environment, depth: depth + 1) {
                     value = found
                 }

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A shell-style pattern over `/`-separated relative paths, matched on
 /// their bytes.
 ///
@@ -81,6 +83,11 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     public func matches(_ relativePath: String, isDirectory: Bool = false) -> Bool {
         var path = relativePath
         return path.withUTF8 { matches($0, isDirectory: isDirectory) }
+    }
+
+    /// Whether the relative `path` matches, on its bytes (a name need not be UTF-8).
+    public func matches(_ path: FilePath, isDirectory: Bool = false) -> Bool {
+        path.withBytes { matches($0, isDirectory: isDirectory) }
     }
 
     /// Whether the path whose bytes are `path` matches.

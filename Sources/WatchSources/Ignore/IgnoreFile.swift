@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// One ignore file, parsed: where it is (for "why is this ignored") and
 /// its patterns in the order written.
 struct IgnoreFile: Sendable {
@@ -13,7 +15,7 @@ struct IgnoreFile: Sendable {
     }
 
     /// The file's absolute path.
-    let path: String
+    let path: FilePath
     let patterns: [Pattern]
 
     /// Parses gitignore syntax, as git does: `#` starts a comment line,
@@ -21,7 +23,7 @@ struct IgnoreFile: Sendable {
     /// (`\ `), `!` negates (`\!` and `\#` are literal), a UTF-8 byte order
     /// mark at the start is skipped, CR LF is a line end. Lines git would
     /// never match (an unclosed `[`, a lone trailing `\`) are dropped.
-    static func gitignore(_ bytes: [UInt8], path: String) -> IgnoreFile {
+    static func gitignore(_ bytes: [UInt8], path: FilePath) -> IgnoreFile {
         var patterns: [Pattern] = []
         forEachLine(bytes) { number, line in
             var line = line
@@ -44,7 +46,7 @@ struct IgnoreFile: Sendable {
     /// `--filter-file`): blank lines and `#` comments are skipped, spaces
     /// around a glob are trimmed. Throws the first malformed glob, its
     /// message naming the file and line.
-    static func globs(_ bytes: [UInt8], path: String) throws -> IgnoreFile {
+    static func globs(_ bytes: [UInt8], path: FilePath) throws -> IgnoreFile {
         var patterns: [Pattern] = []
         var failure: FileWatchError? = nil
         forEachLine(bytes) { number, line in

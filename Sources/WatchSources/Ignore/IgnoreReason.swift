@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Why a path is ignored: the rule that dropped it, for `rwatch -v` and
 /// `FileWatcher.whyIgnored`.
 public struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
@@ -9,7 +11,7 @@ public struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
         case excludeGlob
         /// A line of a file: a `.gitignore`, an `.ignore`, git's
         /// `info/exclude`, the global excludes file, or an `--ignore-file`.
-        case file(path: String, line: Int)
+        case file(path: FilePath, line: Int)
     }
 
     /// Where the rule comes from.
@@ -18,17 +20,18 @@ public struct IgnoreReason: Sendable, Hashable, CustomStringConvertible {
     public var pattern: String
     /// The ignored directory (absolute) that holds the path, when the rule
     /// matched that directory rather than the path itself.
-    public var directory: String?
+    public var directory: FilePath?
 
     /// A reason; `directory` when the rule hides a whole directory.
-    public init(source: Source, pattern: String, directory: String? = nil) {
+    public init(source: Source, pattern: String, directory: FilePath? = nil) {
         self.source = source
         self.pattern = pattern
         self.directory = directory
     }
 
     /// `/repo/.gitignore:3: build/`, `default ignore *.swp`, `exclude glob *.tmp`,
-    /// followed by `(directory /repo/build)` when it hides a whole directory.
+    /// followed by `(directory /repo/build)` when it hides a whole directory;
+    /// paths and patterns escaped for a terminal.
     public var description: String {
         let rule: String
         switch source {

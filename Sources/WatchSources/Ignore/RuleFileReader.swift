@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Reads ignore files and git's configuration without ever blocking on,
 /// or reading, anything but a small regular file: a `.gitignore` that is a
@@ -19,16 +20,16 @@ enum RuleFileReader {
 
     /// Reads `path`. Without `followSymlinks`, a symbolic link is skipped
     /// (git does not follow an in-tree `.gitignore` that is one).
-    static func read(_ path: String, followSymlinks: Bool = true) -> Outcome {
+    static func read(_ path: FilePath, followSymlinks: Bool = true) -> Outcome {
         var info = stat()
-        let looked = followSymlinks ? stat(path, &info) : lstat(path, &info)
+        let looked = path.withPlatformString { followSymlinks ? stat($0, &info) : lstat($0, &info) }
         guard looked == 0 else {
             return errno == ENOENT || errno == ENOTDIR ? .missing : .skipped(String(cString: strerror(errno)))
         }
         if let problem = problem(info) { return .skipped(problem) }
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         if !followSymlinks { flags |= O_NOFOLLOW }
-        let fd = open(path, flags)
+        let fd = path.withPlatformString { open($0, flags) }
         guard fd >= 0 else {
             return errno == ENOENT ? .missing : .skipped(String(cString: strerror(errno)))
         }

@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 extension FileWatcher {
     /// The state of the version-control repositories holding `paths`,
@@ -13,7 +14,7 @@ extension FileWatcher {
     /// with `watch`'s events. When no path is in a repository it sends
     /// idle and completes. It does not end when a repository is deleted;
     /// it waits for it to come back.
-    public static func vcsState(for paths: [String]) -> Signal<VCSState> {
+    public static func vcsState(for paths: [FilePath]) -> Signal<VCSState> {
         Signal.deferred {
             var repositories: [Repository] = []
             for path in paths {
@@ -34,13 +35,18 @@ extension FileWatcher {
                 .distinctUntilChanged()
         }
     }
+
+    /// `vcsState(for:)` for paths given as text.
+    public static func vcsState(for paths: [String]) -> Signal<VCSState> {
+        vcsState(for: paths.map { FilePath($0) })
+    }
 }
 
 /// The markers present in each repository's state directory, kept from
 /// the events that create and remove them.
 struct VCSTracker: Sendable {
     private let repositories: [Repository]
-    private var present: [String: Set<String>] = [:]
+    private var present: [FilePath: Set<String>] = [:]
 
     init(_ repositories: [Repository]) {
         self.repositories = repositories
@@ -52,13 +58,14 @@ struct VCSTracker: Sendable {
             // Events were lost: look again.
             next.present = [:]
             for repository in repositories {
-                for name in VCSState.watchedNames where FileSystem.kind(FileSystem.join(repository.stateDirectory, name)) != .missing {
+                for name in VCSState.watchedNames where FileSystem.kind(repository.stateDirectory.appending(name)) != .missing {
                     next.present[repository.stateDirectory, default: []].insert(name)
                 }
             }
             return next
         }
-        let directory = FileSystem.parent(event.path), name = FileSystem.name(event.path)
+        let directory = FileSystem.parent(event.path)
+        guard let name = event.path.lastComponent?.matchingText else { return next }
         switch event.kind {
         case .created, .movedTo, .modified, .closedWrite:
             next.present[directory, default: []].insert(name)

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// What the version-control systems of some watched paths are doing: idle,
 /// or in the middle of an operation that rewrites the working tree, during
 /// which a run would see a tree half old, half new.
@@ -5,7 +7,8 @@ public struct VCSState: Sendable, Hashable, CustomStringConvertible {
     /// An operation and the repository (its top directory) it runs in.
     public struct Operation: Sendable, Hashable, CustomStringConvertible {
         public var kind: Kind
-        public var repository: String
+        /// The repository's top directory.
+        public var repository: FilePath
 
         public var description: String { "\(kind) in \(Quoted.path(repository))" }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 @testable import RecipeKit
 import Testing
 import TestSupport
@@ -13,7 +14,7 @@ import TestSupport
         mkdir(dir.file("src"), 0o755)
         dir.write(".git/index.lock", "")
         let scheduler = TestScheduler()
-        let seen = Locked<Set<String>>([]), passed = Locked<Set<String>>([]), batches = Locked<[ChangeBatch]>([])
+        let seen = Locked<Set<FilePath>>([]), passed = Locked<Set<FilePath>>([]), batches = Locked<[ChangeBatch]>([])
         let subscription = FileWatcher.watch([dir.file("src")])
             .on(next: { event in _ = seen.withLock { $0.insert(event.path) } })
             .settlingVCS(of: [dir.file("src")])
@@ -21,8 +22,8 @@ import TestSupport
             .batched(.milliseconds(50), maxWait: .seconds(1), scheduler: scheduler)
             .subscribe(onNext: { batch in batches.withLock { $0.append(batch) } })
         defer { subscription.dispose() }
-        let files = (0..<20).map { dir.file("src/file\($0).txt") }
-        for file in files { TemporaryDirectory.write(file: file, "x\n") }
+        let files = (0..<20).map { FilePath(dir.file("src/file\($0).txt")) }
+        for file in files { TemporaryDirectory.write(file: file.string, "x\n") }
         #expect(eventually { seen.withLock { $0.isSuperset(of: files) } })
         // Long past the quiet period and the cap: nothing got through the gate.
         scheduler.advance(by: .seconds(10))
@@ -41,12 +42,12 @@ import TestSupport
         let dir = TemporaryDirectory(prefix: "rwatch-settle")
         defer { dir.remove() }
         mkdir(dir.file(".git"), 0o755)
-        let passed = Locked<[String]>([])
+        let passed = Locked<[FilePath]>([])
         let subscription = FileWatcher.watch([dir.path]).settlingVCS(of: [dir.path])
             .subscribe(onNext: { event in passed.withLock { $0.append(event.path) } })
         defer { subscription.dispose() }
         dir.write("a.txt", "x\n")
-        #expect(eventually { passed.withLock { $0.contains(dir.file("a.txt")) } })
+        #expect(eventually { passed.withLock { $0.contains(FilePath(dir.file("a.txt"))) } })
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import WatchSources
 import TestSupport
@@ -11,15 +12,15 @@ import TestSupport
     /// disagrees with git; `paths` maps each path (from the top) to whether
     /// it is a directory.
     private func disagreements(_ repo: TestRepository, root: String, paths: [String: Bool]) -> [String] {
-        let rootPath = root.isEmpty ? repo.top : FileSystem.join(repo.top, root)
+        let rootPath = FilePath(root.isEmpty ? repo.top : repo.top + "/" + root)
         var filter = PathFilter(root: rootPath, options: WatchOptions(useDefaultIgnore: false))
         filter.prepare(environment: repo.gitEnvironment)
-        let below = paths.keys.compactMap { path in FileSystem.relative(FileSystem.join(repo.top, path), to: rootPath).map { (path, $0) } }
+        let below = paths.keys.compactMap { path in FileSystem.relative(FilePath(repo.top + "/" + path), to: rootPath).map { (path, $0) } }
             .filter { !$0.1.isEmpty }
         // Read the rule files as a walk would: each directory before what is in it.
-        let directories = below.filter { paths[$0.0] == true }.sorted { $0.1.utf8.count < $1.1.utf8.count }
-        filter.loadDirectory("", at: rootPath)
-        for (path, relative) in directories { filter.loadDirectory(relative, at: FileSystem.join(repo.top, path)) }
+        let directories = below.filter { paths[$0.0] == true }.sorted { $0.1.components.count < $1.1.components.count }
+        filter.loadDirectory(FilePath(), at: rootPath)
+        for (path, relative) in directories { filter.loadDirectory(relative, at: FilePath(repo.top + "/" + path)) }
         let git = repo.checkIgnore(below.map(\.0))
         var found: [String] = []
         for (path, relative) in below.sorted(by: { $0.0 < $1.0 }) {
@@ -38,7 +39,7 @@ import TestSupport
     @Test func aHandWrittenTreeAgreesWithGit() {
         let repo = TestRepository(globalConfig: "[core]\n\texcludesFile = ~/global-ignore\n")
         defer { repo.remove() }
-        TemporaryDirectory.writeFile(FileSystem.join(repo.home, "global-ignore"), "*.bak\n!keep.bak\n/top-only.txt\n")
+        TemporaryDirectory.writeFile(repo.home + "/global-ignore", "*.bak\n!keep.bak\n/top-only.txt\n")
         repo.write(".git/info/exclude", "# local\n*.local\n!not.local\n")
         repo.write(".gitignore", "*.log\n!important.log\nbuild/\n/anchored.txt\ndoc/*.txt\n**/tmp\ncache/*\n!cache/keep\nout/**\n\\#hash\ntrailing.txt   \nesc\\ aped\\ \n*.local\n")
         repo.write("src/.gitignore", "!*.log\n*.gen\n/only-here\n[Tt]emp*\n*.bak\n")
@@ -52,13 +53,13 @@ import TestSupport
         for file in files {
             repo.write(file, "x\n")
             paths[file] = false
-            var directory = FileSystem.parent(file)
-            while directory != "." && !directory.isEmpty && directory != "/" {
+            var directory = file
+            while let slash = directory.lastIndex(of: "/") {
+                directory = String(directory[..<slash])
                 paths[directory] = true
-                directory = FileSystem.parent(directory)
             }
         }
-        repo.makeDirectories(FileSystem.join(repo.top, "out"))
+        repo.makeDirectories(repo.top + "/out")
         paths["out"] = true
         #expect(disagreements(repo, root: "", paths: paths) == [])
         #expect(disagreements(repo, root: "src", paths: paths) == [])
@@ -68,14 +69,14 @@ import TestSupport
     @Test func withoutCoreExcludesFileTheXDGIgnoreFileApplies() {
         let repo = TestRepository()
         defer { repo.remove() }
-        TemporaryDirectory.writeFile(FileSystem.join(repo.xdg, "git/ignore"), "*.swp\nglobal/\n")
+        TemporaryDirectory.writeFile(repo.xdg + "/git/ignore", "*.swp\nglobal/\n")
         repo.write("a.swp", "")
         repo.write("global/x", "")
         repo.write("kept.txt", "")
         #expect(disagreements(repo, root: "", paths: ["a.swp": false, "global": true, "global/x": false, "kept.txt": false]) == [])
-        var filter = PathFilter(root: repo.top, options: WatchOptions(useDefaultIgnore: false))
+        var filter = PathFilter(root: FilePath(repo.top), options: WatchOptions(useDefaultIgnore: false))
         filter.prepare(environment: repo.gitEnvironment)
-        #expect(filter.whyIgnored("a.swp", isDirectory: false)?.source == .file(path: FileSystem.join(repo.xdg, "git/ignore"), line: 1))
+        #expect(filter.whyIgnored("a.swp", isDirectory: false)?.source == .file(path: FilePath(repo.xdg + "/git/ignore"), line: 1))
     }
 
     @Test(arguments: 0..<48) func generatedTreesAgreeWithGit(seed: Int) {
@@ -83,11 +84,11 @@ import TestSupport
         let repo = TestRepository()
         defer { repo.remove() }
         let tree = GeneratedTree(&random)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(FileSystem.join(repo.top, directory)) }
+        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
         for file in tree.paths.filter({ !$0.value }).keys { repo.write(file, "") }
         for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
         repo.write(".git/info/exclude", tree.infoExclude)
-        let global = FileSystem.join(repo.home, "global-ignore")
+        let global = repo.home + "/global-ignore"
         TemporaryDirectory.writeFile(global, tree.globalExcludes)
         TemporaryDirectory.writeFile(repo.globalConfig, "[core]\n\texcludesFile = \(global)\n")
         var roots = [""]
@@ -119,10 +120,10 @@ struct GeneratedTree: CustomStringConvertible {
         for _ in 0..<30 {
             let depth = Int.random(in: 1...4, using: &random)
             let path = (0..<depth).map { _ in Self.names.randomElement(using: &random)! }.joined(separator: "/")
-            var directory = FileSystem.parent("/" + path)
-            while directory != "/" {
-                paths[String(directory.dropFirst())] = true
-                directory = FileSystem.parent(directory)
+            var directory = path
+            while let slash = directory.lastIndex(of: "/") {
+                directory = String(directory[..<slash])
+                paths[directory] = true
             }
             if paths[path] == nil { paths[path] = Int.random(in: 0..<6, using: &random) == 0 }
         }

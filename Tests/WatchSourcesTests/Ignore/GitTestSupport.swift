@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 @testable import WatchSources
 import TestSupport
 
@@ -41,8 +42,8 @@ struct TestRepository {
 
     /// Writes `text` to `relative` (from the top), making its directories.
     func write(_ relative: String, _ text: String) {
-        makeDirectories(FileSystem.parent(FileSystem.join(top, relative)))
-        let path = FileSystem.join(top, relative)
+        let path = top + "/" + relative
+        makeDirectories(String(path[..<path.lastIndex(of: "/")!]))
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         precondition(fd >= 0, "open \(path): \(errno)")
         _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
@@ -60,12 +61,12 @@ struct TestRepository {
     /// What `git check-ignore` says of each path (relative to the top):
     /// the deciding pattern's file (absolute) and line, and whether it
     /// ignores (a `!` pattern decides without ignoring); nil when no pattern matches.
-    func checkIgnore(_ paths: [String]) -> [String: (file: String, line: Int, ignored: Bool)?] {
+    func checkIgnore(_ paths: [String]) -> [String: (file: FilePath, line: Int, ignored: Bool)?] {
         let input = paths.map { $0 + "\u{0}" }.joined()
         let result = git(["check-ignore", "--no-index", "-v", "-n", "-z", "--stdin"], input: input)
         precondition(result.status == 0 || result.status == 1, "git check-ignore: \(result.errors)")
         let fields = result.output.split(separator: "\u{0}", omittingEmptySubsequences: false).map(String.init)
-        var answers: [String: (file: String, line: Int, ignored: Bool)?] = [:]
+        var answers: [String: (file: FilePath, line: Int, ignored: Bool)?] = [:]
         var index = 0
         while index + 3 < fields.count {
             let (source, line, pattern, path) = (fields[index], fields[index + 1], fields[index + 2], fields[index + 3])
@@ -73,7 +74,7 @@ struct TestRepository {
             if source.isEmpty {
                 answers[path] = .some(nil)
             } else {
-                let file = source.hasPrefix("/") ? source : FileSystem.join(top, source)
+                let file = FilePath(source.hasPrefix("/") ? source : top + "/" + source)
                 answers[path] = (file, Int(line) ?? -1, !pattern.hasPrefix("!"))
             }
         }

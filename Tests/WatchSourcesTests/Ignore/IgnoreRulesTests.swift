@@ -1,3 +1,4 @@
+import SystemPackage
 import Testing
 @testable import WatchSources
 
@@ -5,9 +6,9 @@ import Testing
     private static func rules(_ files: [String: String], exclude: String? = nil) -> IgnoreRules {
         var rules = IgnoreRules()
         for (directory, contents) in files {
-            rules.setFiles([IgnoreFile.gitignore(Array(contents.utf8), path: "/r/\(directory)/.gitignore")], in: directory)
+            rules.setFiles([IgnoreFile.gitignore(Array(contents.utf8), path: FilePath("/r/\(directory)/.gitignore"))], in: FilePath(directory))
         }
-        if let exclude { rules.excludeFiles = [IgnoreFile.gitignore(Array(exclude.utf8), path: "/r/.git/info/exclude")] }
+        if let exclude { rules.excludeFiles = [IgnoreFile.gitignore(Array(exclude.utf8), path: FilePath("/r/.git/info/exclude"))] }
         return rules
     }
 
@@ -49,7 +50,7 @@ import Testing
 
     @Test(arguments: cases) func followsGitignoreRules(_ example: ([String: String], String, Bool, Bool)) {
         let rules = Self.rules(example.0)
-        #expect((rules.ignoring(example.1, isDirectory: example.2) != nil) == example.3)
+        #expect((rules.ignoring(FilePath(example.1), isDirectory: example.2) != nil) == example.3)
     }
 
     @Test func aGitignoreWinsOverInfoExcludeWhichIsOnlyConsultedWithoutAMatch() {
@@ -75,8 +76,8 @@ import Testing
     ])
     func defaultIgnoreCoversVCSAndEditorFiles(_ example: (String, Bool, Bool)) {
         let filter = PathFilter(root: "/nowhere", options: WatchOptions())
-        #expect(filter.reports(example.0, isDirectory: example.1) == !example.2)
-        #expect(PathFilter(root: "/nowhere", options: WatchOptions(useDefaultIgnore: false)).reports(example.0, isDirectory: example.1))
+        #expect(filter.reports(FilePath(example.0), isDirectory: example.1) == !example.2)
+        #expect(PathFilter(root: "/nowhere", options: WatchOptions(useDefaultIgnore: false)).reports(FilePath(example.0), isDirectory: example.1))
     }
 
     @Test func extensionsAndIncludesNarrowWhatIsReported() {

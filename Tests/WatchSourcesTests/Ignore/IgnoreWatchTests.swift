@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import Signals
 @testable import WatchSources
@@ -36,7 +37,7 @@ import TestSupport
         Disk.write(src + "/local.txt")
         Disk.write(src + "/kept.txt")
         #expect(settle(recorder, in: src))
-        #expect(Set(recorder.snapshot.map(\.path)) == [src + "/kept.txt", src + "/zz-marker"])
+        #expect(Set(recorder.snapshot.map(\.path.string)) == [src + "/kept.txt", src + "/zz-marker"])
     }
 
     @Test func aDirectoryThatOnlyAnotherWatchHoldsReportsNothingHere() {
@@ -51,7 +52,7 @@ import TestSupport
         repo.makeDirectories(repo.top + "/.git/rebase-merge")
         repo.write(".git/rebase-merge/done", "")
         #expect(settle(recorder, in: repo.top))
-        #expect(!recorder.snapshot.contains { $0.path.contains("/.git/") }, "\(recorder.snapshot)")
+        #expect(!recorder.snapshot.contains { $0.path.string.contains("/.git/") }, "\(recorder.snapshot)")
         #expect(!watching(repo.top + "/.git/rebase-merge"))
     }
 
@@ -67,7 +68,7 @@ import TestSupport
         #expect(eventually { !watching(repo.top + "/deps") && !watching(repo.top + "/deps/inner") })
         Disk.write(repo.top + "/deps/inner/ignored.js")
         #expect(settle(recorder, in: repo.top))
-        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(repo.top + "/deps/") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(repo.top + "/deps/") })
         // Taking the line out watches the directory again, and what changes in it is reported.
         Disk.write(repo.top + "/.gitignore", "*.tmp\n")
         #expect(eventually { watching(repo.top + "/deps/inner") })
@@ -106,7 +107,7 @@ import TestSupport
         #expect(eventually { !watching(src + "/logs") })
         Disk.write(src + "/logs/a.log")
         #expect(settle(recorder, in: src))
-        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(src + "/logs") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(src + "/logs") })
     }
 
     @Test func aGitignoreAboveTheWatchedPathIsFollowed() {
@@ -121,7 +122,7 @@ import TestSupport
         repo.write(".gitignore", "*.cache\n")
         Disk.write(src + "/a.cache")
         #expect(settle(recorder, in: src))
-        #expect(!recorder.snapshot.contains { $0.path.hasSuffix(".cache") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasSuffix(".cache") })
     }
 
     @Test(arguments: ["fifo", "directory", "huge", "socket"])
@@ -163,7 +164,7 @@ import TestSupport
         Disk.rename(dir.at("__pycache__/calc.cpython-311.pyc.140397690985168"), dir.at("__pycache__/calc.cpython-311.pyc"))
         Disk.write(dir.at("legacy.pyc"))
         #expect(settle(recorder, in: dir.path))
-        #expect(recorder.snapshot.allSatisfy { $0.path.hasSuffix("zz-marker") }, "\(recorder.snapshot)")
+        #expect(recorder.snapshot.allSatisfy { $0.path.string.hasSuffix("zz-marker") }, "\(recorder.snapshot)")
     }
 
     @Test func anIgnoreFileOfGlobsIsReadAndFollowed() {
@@ -190,7 +191,7 @@ import TestSupport
         #expect(throws: FileWatchError(.badGlob(pattern: "[oops", problem: "unclosed [ (\(dir.at("list")) line 3)"))) {
             try WatchOptions(ignoreFiles: [dir.at("list")]).validated()
         }
-        #expect(throws: FileWatchError(.badRuleFile(path: dir.at("missing"), problem: "no such file"))) {
+        #expect(throws: FileWatchError(.badRuleFile(path: FilePath(dir.at("missing")), problem: "no such file"))) {
             try WatchOptions(filterFiles: [dir.at("missing")]).validated()
         }
     }
@@ -205,7 +206,7 @@ import TestSupport
         Disk.write(dir.at("w/a.swift"))
         Disk.write(dir.at("w/b.txt"))
         #expect(settle(recorder, in: dir.at("w")))
-        #expect(Set(recorder.snapshot.map(\.path)) == [dir.at("w/a.swift"), dir.at("w/zz-marker")])
+        #expect(Set(recorder.snapshot.map(\.path.string)) == [dir.at("w/a.swift"), dir.at("w/zz-marker")])
     }
 
     @Test func whyIgnoredNamesTheRuleFromAboveTheWatchedPath() {
@@ -215,7 +216,7 @@ import TestSupport
         repo.write("src/build/x.o", "")
         repo.write("src/main.c", "")
         let reason = FileWatcher.whyIgnored(repo.top + "/src/build/x.o", watching: repo.top + "/src")
-        #expect(reason == IgnoreReason(source: .file(path: repo.top + "/.gitignore", line: 2), pattern: "build/", directory: repo.top + "/src/build"))
+        #expect(reason == IgnoreReason(source: .file(path: FilePath(repo.top + "/.gitignore"), line: 2), pattern: "build/", directory: FilePath(repo.top + "/src/build")))
         #expect(FileWatcher.whyIgnored(repo.top + "/src/main.c", watching: repo.top + "/src") == nil)
         #expect(FileWatcher.whyIgnored(repo.top + "/src/a.swp", watching: repo.top + "/src")?.description == "default ignore *.swp")
     }
@@ -231,7 +232,7 @@ import TestSupport
         Disk.makeDirectories(dir.at("new/inner"))
         Disk.write(dir.at("top.txt"))
         #expect(settle(recorder, in: dir.path))
-        let paths = Set(recorder.snapshot.map(\.path))
+        let paths = Set(recorder.snapshot.map(\.path.string))
         #expect(paths == [dir.at("new"), dir.at("top.txt"), dir.at("zz-marker")], "\(paths)")
         #expect(!watching(dir.at("new")))
     }

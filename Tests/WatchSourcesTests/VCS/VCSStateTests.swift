@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import Signals
 @testable import WatchSources
@@ -27,7 +28,7 @@ import TestSupport
         #expect(recorder.last == VCSState())
         repo.write(".git/index.lock", "")
         #expect(eventually { recorder.kinds == [.gitIndexLock] })
-        #expect(recorder.last?.operations.first?.repository == repo.top)
+        #expect(recorder.last?.operations.first?.repository == FilePath(repo.top))
         // git renames the lock onto the index when it is done.
         Disk.rename(repo.top + "/.git/index.lock", repo.top + "/.git/index")
         #expect(eventually { recorder.last == VCSState() })
@@ -73,7 +74,7 @@ import TestSupport
         defer { subscription.dispose() }
         let gitDirectory = repo.top + "/.git/worktrees/linked"
         Disk.write(gitDirectory + "/index.lock", "")
-        #expect(eventually { recorder.last?.operations == [VCSState.Operation(kind: .gitIndexLock, repository: worktree)] })
+        #expect(eventually { recorder.last?.operations == [VCSState.Operation(kind: .gitIndexLock, repository: FilePath(worktree))] })
         Disk.remove(gitDirectory + "/index.lock")
         #expect(eventually { recorder.last == VCSState() })
     }
