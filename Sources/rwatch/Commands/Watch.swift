@@ -100,8 +100,9 @@ struct Watch: ParsableCommand {
         let run = try running.runOptions(statusLines: !output.quiet)
         let settle = !noVCSSettle
         return Recipe("ad-hoc", command.joined(separator: " ")) {
-            let changes = settle ? watched.events.settlingVCS(of: watched.paths) : watched.events
-            let batches = changes.batched(debounce, maxWait: maxWait)
+            let batches = settle
+                ? watched.events.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
+                : watched.events.batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(command, onBusy: policy, options: run)

@@ -73,6 +73,30 @@ import TestSupport
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func theBatchingFormSendsWhatWasHeldAsOneValue() {
+        let scheduler = TestScheduler()
+        let source = scheduler.source("-a-b-c---d-|")
+        let (_, busy) = condition("--t---f-----", scheduler)
+        let output = record(scheduler, source.signal.hold(while: busy, into: "") { $0 += $1 }.map { "[" + $0 + "]" })
+        #expect(output == "-[a]----[bc]--[d]-|")
+    }
+
+    @Test func theBatchingFormSendsNothingWhenNothingWasHeld() {
+        let scheduler = TestScheduler()
+        let source = scheduler.source("-a-----b-|")
+        let (_, busy) = condition("--t-f-----", scheduler)
+        let output = record(scheduler, source.signal.hold(while: busy, into: "") { $0 += $1 }.map { "[" + $0 + "]" })
+        #expect(output == "-[a]-----[b]-|")
+    }
+
+    @Test func theBatchingFormSendsWhatIsHeldBeforeCompleting() {
+        let scheduler = TestScheduler()
+        let source = scheduler.source("-a-b|")
+        let (_, busy) = condition("t------", scheduler)
+        let output = record(scheduler, source.signal.hold(while: busy, into: "") { $0 += $1 }.map { "[" + $0 + "]" })
+        #expect(output == "----([ab]|)")
+    }
+
     @Test func valuesFromAnotherThreadKeepTheirOrderAcrossTheGate() {
         let values = PublishSubject<Int>(), busy = PublishSubject<Bool>()
         let (log, _) = values.asSignal().hold(while: busy.asSignal()).log()
