@@ -9,10 +9,13 @@ import Glibc
 /// `ProcessGroup`'s. The action reacts to one event, `exited`, which comes
 /// once the run's whole group is gone, whether it ended or was stopped.
 final class CommandAction<Trigger: RunTrigger>: Sendable {
+    /// What the child gets, byte for byte.
+    private let words: [CommandWord]
+    /// The words as text, for status lines and `RunResult`.
     private let arguments: [String]
     private let options: RunOptions
     private let observer: Observer<RunResult>
-    /// For the status line of a slow stop.
+    /// For the status line of a slow stop, and `RunOptions.timeout`.
     private let scheduler: any Scheduler
     private let state: Locked<State>
 
@@ -24,8 +27,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         var disposed = false
     }
 
-    init(arguments: [String], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
-        self.arguments = arguments
+    init(arguments: [CommandWord], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
+        words = arguments
+        self.arguments = arguments.map(\.text)
         self.options = options
         self.scheduler = scheduler
         self.observer = observer
@@ -49,6 +53,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             return state.current
         }
         guard let run else { return }
+        run.timer.dispose()
         run.handle.stop()
         run.handle.waitUntilGone()
         run.subscription.dispose()
@@ -93,7 +98,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         process.gracePeriod = options.stopTimeout
         process.captureOutput = options.outputPrefix != nil
         let began = ContinuousClock.now
-        let events = ProcessSource.run(arguments, options: process, handle: run.handle).subscribe { [self] event in
+        let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self] event in
             switch event {
             case .next(.started):
                 break
@@ -116,6 +121,14 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         // A run disposed before it exits (the action's subscription ends)
         // sends no `exited`: its events file goes with the subscription.
         run.subscription.disposable = CompositeDisposable([events, ActionDisposable { environment.remove() }])
+        if let timeout = options.timeout {
+            // Stopped through its handle, like any other stop: `exited`
+            // still comes once the whole group is gone.
+            run.timer.disposable = scheduler.schedule(after: timeout) {
+                run.timedOut.withLock { $0 = true }
+                run.handle.stop()
+            }
+        }
     }
 
     /// The run's group is gone: report it and go on with the machine.
@@ -125,8 +138,10 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             state.current = nil
             return true
         }
+        run.timer.dispose()
         guard live else { return }
-        RunAnnouncer(arguments: arguments, options: options).finished(status, duration)
+        let timedOut = run.timedOut.withLock { $0 }
+        RunAnnouncer(arguments: arguments, options: options).finished(status, duration, timedOut: timedOut)
         let name = options.name ?? RunResult.name(of: arguments)
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
@@ -134,9 +149,12 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     }
 }
 
-/// One run of a `CommandAction`: the handle that stops it and the
-/// subscription to its events.
+/// One run of a `CommandAction`: the handle that stops it, the
+/// subscription to its events, and its `RunOptions.timeout` timer.
 final class CommandRun: Sendable {
     let handle = ProcessHandle()
     let subscription = SerialDisposable()
+    let timer = SerialDisposable()
+    /// Set when the timeout stopped the run.
+    let timedOut = Locked(false)
 }

@@ -11,7 +11,10 @@ public enum RecipeRunner {
     /// watcher's warnings (a skipped ignore file, say) are printed as
     /// status lines.
     public static func run(_ recipe: Recipe) -> Int32 {
-        ProcessSupervisor.installSignalHandlers()
+        // rwatch took the signals over before any thread started (and a
+        // recipe binary inherits that mask through exec); a binary started
+        // some other way takes them over here.
+        ProcessSupervisor.takeOverSignals()
         let warnings = FileWatcher.notices.subscribe(onNext: { notice in
             switch notice {
             case .warning(let text): Terminal.warning(text)

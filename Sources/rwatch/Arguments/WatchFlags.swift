@@ -15,10 +15,10 @@ struct WatchFlags: ParsableArguments {
     @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
     var ignore: [String] = []
 
-    @Option(name: .customLong("ignore-file"), help: ArgumentHelp("Ignore paths matching the globs in this file, one per line (repeatable).", valueName: "file"))
+    @Option(name: .customLong("ignore-file"), help: ArgumentHelp("Ignore paths matching the globs in this file, one per line (repeatable).", valueName: "file"), completion: .file())
     var ignoreFile: [String] = []
 
-    @Option(name: .customLong("filter-file"), help: ArgumentHelp("Only paths matching a glob in this file, one per line (repeatable).", valueName: "file"))
+    @Option(name: .customLong("filter-file"), help: ArgumentHelp("Only paths matching a glob in this file, one per line (repeatable).", valueName: "file"), completion: .file())
     var filterFile: [String] = []
 
     @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore, .ignore, info/exclude or git's global excludes file.")
@@ -88,22 +88,22 @@ struct WatchFlags: ParsableArguments {
     /// The events of `recursive` paths (every directory below them too) and
     /// `nonRecursive` ones (their own entries only), absolute; the current
     /// directory when both are empty.
-    func changes(recursive: [String], nonRecursive: [String]) -> (paths: [String], events: Signal<FileEvent>) {
-        let deep = (recursive.isEmpty && nonRecursive.isEmpty ? ["."] : recursive).map(FileSystem.absolute)
-        let flat = nonRecursive.map(FileSystem.absolute)
+    func changes(recursive: [FilePath], nonRecursive: [FilePath]) -> (paths: [FilePath], events: Signal<FileEvent>) {
+        let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
         var signals: [Signal<FileEvent>] = []
         if !deep.isEmpty { signals.append(FileWatcher.watch(deep, options: watchOptions)) }
-        if !flat.isEmpty {
+        if !nonRecursive.isEmpty {
             var options = watchOptions
             options.recursive = false
-            signals.append(FileWatcher.watch(flat, options: options))
+            signals.append(FileWatcher.watch(nonRecursive, options: options))
         }
-        return (deep + flat, signals.count == 1 ? signals[0] : Signal.merge(signals))
+        return (deep + nonRecursive, signals.count == 1 ? signals[0] : Signal.merge(signals))
     }
 
-    /// Throws a usage error naming the first of `paths` that does not exist.
+    /// Throws a usage error naming the first of `paths` that does not
+    /// exist (as typed: bytes, see `RawArguments`).
     static func checkExist(_ paths: [String]) throws {
-        for path in paths where !FileSystem.exists(path) {
+        for path in RawArguments.paths(paths) where !FileSystem.exists(path) {
             throw ValidationError("no such file or directory: \(Quoted.path(path))")
         }
     }

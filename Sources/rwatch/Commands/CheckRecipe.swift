@@ -9,13 +9,13 @@ struct CheckRecipe: ParsableCommand {
         discussion: "Exit status 0 when it compiles, 2 when it does not."
     )
 
-    @Argument(help: ArgumentHelp("A recipe file or a bundled recipe's name.", valueName: "recipe"))
+    @Argument(help: ArgumentHelp("A recipe file or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
     var recipe: String
 
     func run() throws {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         _ = try compiler.binary(for: file)
-        Terminal.status("\(file) compiles", color: .green)
+        Terminal.status("\(Quoted.path(file)) compiles", color: .green)
     }
 }

@@ -19,10 +19,10 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files or directories to watch, recursively (default .).", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files or directories to watch, recursively (default .).", valueName: "path"), completion: .file())
     var paths: [String] = []
 
-    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"))
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"), completion: .directory)
     var watchNonRecursive: [String] = []
 
     @Flag(help: "One JSON object per line.")
@@ -42,7 +42,7 @@ struct Events: ParsableCommand {
         try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = files.changes(recursive: paths, nonRecursive: watchNonRecursive).events.map { event in
+        let events = files.changes(recursive: RawArguments.paths(paths).map(FileSystem.absolute), nonRecursive: RawArguments.paths(watchNonRecursive).map(FileSystem.absolute)).events.map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }

@@ -6,6 +6,7 @@ import RecipeKit
 /// the entr / watchexec job, built as a `Recipe` and run by `RecipeRunner`.
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Run a command on every change (the default subcommand).",
         usage: """
             rwatch [<options>] <command> [<arg> ...]
@@ -27,7 +28,7 @@ struct Watch: ParsableCommand {
     @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"), completion: .file())
     var watch: [String] = []
 
-    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"))
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"), completion: .directory)
     var watchNonRecursive: [String] = []
 
     @OptionGroup(title: "Which changes count")
@@ -68,7 +69,7 @@ struct Watch: ParsableCommand {
 
     /// The command and everything after it, untouched: the first word
     /// that is not an option starts it. `validate()` drops a leading `--`.
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"), completion: .shellCommand("compgen -c"))
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"))
     var command: [String] = []
 
     mutating func validate() throws {
@@ -88,15 +89,23 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// The paths watched recursively, absolute.
-    var paths: [String] { (watch.isEmpty && watchNonRecursive.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
+    /// The paths watched recursively, absolute, as typed (bytes, see
+    /// `RawArguments`); `.` when no path is given with -w or -W.
+    var paths: [FilePath] {
+        RawArguments.paths(watch.isEmpty && watchNonRecursive.isEmpty ? ["."] : watch).map(FileSystem.absolute)
+    }
+
+    /// The paths watched without recursion, absolute, as typed.
+    var nonRecursivePaths: [FilePath] { RawArguments.paths(watchNonRecursive).map(FileSystem.absolute) }
 
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
     func recipe() throws -> Recipe {
-        let watched = files.changes(recursive: watch, nonRecursive: watchNonRecursive)
+        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths)
         let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
             (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        // The command's words as typed: a path in them need not be UTF-8.
+        let words = RawArguments.trailing(command)
         let run = try running.runOptions(statusLines: !output.quiet)
         let settle = !noVCSSettle
         return Recipe("ad-hoc", command.joined(separator: " ")) {
@@ -105,7 +114,7 @@ struct Watch: ParsableCommand {
                 : watched.events.batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
-            let results = triggers.run(command, onBusy: policy, options: run)
+            let results = triggers.run(words, onBusy: policy, options: run)
             if once {
                 results.take(1)
             } else if exitOnError {
@@ -119,7 +128,7 @@ struct Watch: ParsableCommand {
     func run() throws {
         if command.isEmpty { try NoCommand.run() }
         try output.apply()
-        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: watchNonRecursive.map(FileSystem.absolute), options: files.watchOptions)) }
+        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
         Glibc.exit(RecipeRunner.run(try recipe()))
     }
 }

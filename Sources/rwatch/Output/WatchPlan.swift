@@ -3,10 +3,10 @@ import RecipeKit
 /// The verbose line that says what a watch covers, before anything runs.
 enum WatchPlan {
     /// `watching /src, /docs (recursive); only *.swift; ignoring *.tmp; .gitignore rules on; default ignores on`.
-    static func describe(paths: [String], nonRecursive: [String] = [], options: WatchOptions) -> String {
+    static func describe(paths: [FilePath], nonRecursive: [FilePath] = [], options: WatchOptions) -> String {
         var watched: [String] = []
-        if !paths.isEmpty { watched.append(paths.map(Quoted.path).joined(separator: ", ") + " (recursive)") }
-        if !nonRecursive.isEmpty { watched.append(nonRecursive.map(Quoted.path).joined(separator: ", ") + " (not recursive)") }
+        if !paths.isEmpty { watched.append(paths.map { Quoted.path($0) }.joined(separator: ", ") + " (recursive)") }
+        if !nonRecursive.isEmpty { watched.append(nonRecursive.map { Quoted.path($0) }.joined(separator: ", ") + " (not recursive)") }
         var parts = ["watching " + watched.joined(separator: ", ")]
         if !options.extensions.isEmpty { parts.append("only extensions " + options.extensions.joined(separator: ",")) }
         if !options.include.isEmpty { parts.append("only " + options.include.map(Quoted.path).joined(separator: ", ")) }
