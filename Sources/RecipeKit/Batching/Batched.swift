@@ -23,21 +23,20 @@ extension Signal where Value == FileEvent {
     }
 }
 
-extension Signal where Value == ChangeBatch {
-    /// `batched` for batches as `FileWatcher.batches` sends them (one per
-    /// read, an editor's save whole in one): they are merged into one
-    /// batch until none has come for `quiet`, or `maxWait` after the
-    /// first. With `quiet` zero a batch holds what arrived before the
-    /// scheduler got to run, and a save is never split between two.
+extension Signal where Value == [FileEvent] {
+    /// `batched` for events that come in arrays (`FileWatcher.batches`,
+    /// `settlingVCS(of:)`): each array is added to the open batch in one
+    /// step, so an editor's save or a burst released at once is never cut
+    /// by the window closing half-way through it, even with `quiet` zero.
     ///
-    ///     FileWatcher.batches(["Sources"]).batched(.zero)
+    ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public func batched(
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
-        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, more in
-            for event in more.events { batch.add(event) }
+        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
+            for event in events { batch.add(event) }
         }
     }
 }

@@ -57,7 +57,7 @@ public enum FileWatcher {
         watch(paths.map { FilePath($0) }, options: options)
     }
 
-    /// The same changes as `watch(_:options:)`, in batches: each value
+    /// The same changes as `watch(_:options:)`, in batches: each array
     /// holds what one change the kernel reported brought (an editor's
     /// save, released once complete, whole; a directory that appeared with
     /// what a scan found in it). Whatever acts on every value (a run per
@@ -65,12 +65,12 @@ public enum FileWatcher {
     /// could be split by a timer that fires between two of them.
     ///
     ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
-    public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<ChangeBatch> {
-        shared(paths, options).map { ChangeBatch($0) }
+    public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
+        shared(paths, options)
     }
 
     /// `batches(_:options:)` for paths given as text.
-    public static func batches(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<ChangeBatch> {
+    public static func batches(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
         batches(paths.map { FilePath($0) }, options: options)
     }
 
@@ -78,6 +78,8 @@ public enum FileWatcher {
     /// each kernel event brought, in order.
     private static func shared(_ paths: [FilePath], _ options: WatchOptions) -> Signal<[FileEvent]> {
         let key = Key(paths: paths.map(FileSystem.absolute), options: options)
+        // Each subscriber must see what is there at its own start.
+        if options.reportsExisting { return source(key.paths, options) }
         return registry.withLock { signals in
             if let signal = signals[key] { return signal }
             let signal = source(key.paths, options).share()

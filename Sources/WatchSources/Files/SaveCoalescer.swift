@@ -87,7 +87,11 @@ struct SaveCoalescer {
     }
     private var timelines = [Timeline(), Timeline(), Timeline()]
 
-    init(window: Double = 1.0, openWriteCap: Double = 0.5, settle: Double = 0.1) {
+    /// Whether anything is held at all; when not, every event passes as it comes.
+    let holds: Bool
+
+    init(window: Double = 1.0, openWriteCap: Double = 0.5, settle: Double = 0.1, holds: Bool = true) {
+        self.holds = holds
         self.window = window
         self.openWriteCap = openWriteCap
         self.settle = settle
@@ -104,6 +108,7 @@ struct SaveCoalescer {
     /// A save may be starting: `event` (a `movedFrom` to an unreported
     /// name, or a watched single file's `deleted`) is held for `window`.
     mutating func hold(_ event: FileEvent, now: Double) -> [FileEvent] {
+        guard holds else { return [event] }
         let released: [FileEvent]
         switch entries[PathKey(event.path)] {
         case .vanished(let previous, _): released = [previous]
@@ -128,6 +133,7 @@ struct SaveCoalescer {
 
     /// What to deliver now for `event`.
     mutating func pass(_ event: FileEvent, now: Double, origin: Origin = .kernel) -> [FileEvent] {
+        guard holds else { return [event] }
         let path = event.path
         let key = PathKey(path)
         let modified = FileEvent(path: path, kind: .modified, isDirectory: event.isDirectory)

@@ -133,7 +133,7 @@ import TestSupport
     /// Subscribes to `FileWatcher.batches`, keeping every batch.
     private func recordBatches(_ path: String) -> (Locked<[ChangeBatch]>, any Disposable) {
         let batches = Locked<[ChangeBatch]>([])
-        let subscription = FileWatcher.batches([path]).subscribe(onNext: { batch in batches.withLock { $0.append(batch) } })
+        let subscription = FileWatcher.batches([path]).subscribe(onNext: { events in batches.withLock { $0.append(ChangeBatch(events)) } })
         return (batches, subscription)
     }
 
