@@ -85,6 +85,25 @@ typealias RootCommand = rwatch.RWatch
         #expect(!events.files.watchOptions.useVCSIgnore)
     }
 
+    /// watchexec's switches for rule files, each down to the sources it
+    /// turns off: (vcs, project, global, default) left on.
+    @Test(arguments: [
+        ([String](), [true, true, true, true]),
+        (["--no-vcs-ignore"], [false, true, true, true]),
+        (["--no-project-ignore"], [true, false, true, true]),
+        (["--no-global-ignore"], [true, true, false, true]),
+        (["--no-discover-ignore"], [false, false, false, true]),
+        (["--no-default-ignore"], [true, true, true, false]),
+        (["--ignore-nothing"], [false, false, false, false]),
+    ])
+    func ignoreSourceSwitchesLikeWatchexecs(flags: [String], on: [Bool]) throws {
+        for arguments in [flags + ["make"], ["events"] + flags + ["."]] {
+            let parsed = try parse(arguments)
+            let options = try #require((parsed as? Watch)?.files.watchOptions ?? (parsed as? Events)?.files.watchOptions)
+            #expect([options.useVCSIgnore, options.useProjectIgnore, options.useGlobalIgnore, options.useDefaultIgnore] == on, "\(arguments)")
+        }
+    }
+
     @Test func aBadGlobOrAMissingPathIsAUsageError() {
         #expect(failure(["-f", "[", "make"])?.contains("[") == true)
         #expect(failure(["events", "-i", "["])?.contains("[") == true)
