@@ -1,4 +1,5 @@
 import ArgumentParser
+import RecipeKit
 @testable import rwatch
 import Testing
 
@@ -102,6 +103,15 @@ typealias RootCommand = rwatch.RWatch
             let options = try #require((parsed as? Watch)?.files.watchOptions ?? (parsed as? Events)?.files.watchOptions)
             #expect([options.useVCSIgnore, options.useProjectIgnore, options.useGlobalIgnore, options.useDefaultIgnore] == on, "\(arguments)")
         }
+    }
+
+    @Test func fsEventsAndNoMetaChooseTheKinds() throws {
+        #expect(try watch(["make"]).files.watchOptions.kinds == WatchOptions.allKinds)
+        #expect(try watch(["--fs-events", "create,delete", "make"]).files.watchOptions.kinds == [.created, .deleted, .overflow])
+        #expect(try watch(["--fs-events", "modify", "--fs-events", "rename", "make"]).files.watchOptions.kinds
+            == [.modified, .closedWrite, .movedFrom, .movedTo, .overflow])
+        #expect(try watch(["--no-meta", "make"]).files.watchOptions.kinds == WatchOptions.allKinds.subtracting([.attributes]))
+        #expect(failure(["--fs-events", "create,access", "make"]) == "--fs-events: unknown kind access (create, modify, delete, rename, attrib)")
     }
 
     @Test func aBadGlobOrAMissingPathIsAUsageError() {
