@@ -9,7 +9,7 @@ import RecipeKit
 let recipe = Recipe("tail-errors", "follow logs, colour error/warn lines, notify at most once per 10 s while they come") {
     let logs = Recipe.arguments.isEmpty ? ["app.log"] : Recipe.arguments
     let errors = Tail.follow(logs).grep("error|warn").share()
-    let alerts = errors.throttle(.seconds(10), scheduler: QueueScheduler())
+    let alerts = errors.throttle(.seconds(10))
     errors.map { "\($0.path): \($0.text)" }.print(color: .red)
     if let command = Recipe.environment("NOTIFY") {
         alerts.notify(["sh", "-c", command])

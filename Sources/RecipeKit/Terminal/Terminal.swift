@@ -75,6 +75,13 @@ public enum Terminal {
         writeAll(text, fd: 1)
     }
 
+    /// `prefix` with a space after it, unless it is empty or already ends
+    /// in whitespace: `"build:"` gives `"build: "`.
+    static func separated(_ prefix: String) -> String {
+        guard let last = prefix.last, !last.isWhitespace else { return prefix }
+        return prefix + " "
+    }
+
     /// Clears the screen and the scrollback, like `entr -c`.
     static func clearScreen() {
         writeAll("\u{1B}[H\u{1B}[2J\u{1B}[3J", fd: 1)

@@ -25,3 +25,18 @@ import Testing
         #expect(RunResult.name(of: ["sh", "-c", "make -j4 all"]) == "make")
     }
 }
+
+@Suite struct PrintingTests {
+    @Test func aPrefixWithoutATrailingSpaceGetsOne() {
+        #expect(Terminal.separated("build:") == "build: ")
+        #expect(Terminal.separated("[server] ") == "[server] ")
+        #expect(Terminal.separated("tab\t") == "tab\t")
+        #expect(Terminal.separated("") == "")
+    }
+
+    @Test func aTailLineReadsAsItsText() {
+        let line = Tail.Line(path: "/var/log/app.log", text: "error: disk full")
+        #expect("\(line)" == "error: disk full")
+        #expect(String(describing: line) == "error: disk full")
+    }
+}
