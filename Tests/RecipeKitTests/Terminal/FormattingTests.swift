@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aTailLineReadsAsItsText() {
-        let line = Tail.Line(path: "/var/log/app.log", text: "error: disk full")
+        let line = Line(path: "/var/log/app.log", text: "error: disk full")
         #expect("\(line)" == "error: disk full")
         #expect(String(describing: line) == "error: disk full")
     }
