@@ -3,20 +3,26 @@ import Glibc
 #endif
 
 /// glibc functions that Swift's Glibc module hides (declared only under
-/// `_GNU_SOURCE`), looked up once at run time with `dlsym`.
-enum GNUFunctions {
+/// `_GNU_SOURCE`, or variadic, which Swift cannot call), looked up once at
+/// run time with `dlsym`.
+package enum GNUFunctions {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    package typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     typealias Memmem = @convention(c) (UnsafeRawPointer, Int, UnsafeRawPointer, Int) -> UnsafeMutableRawPointer?
     typealias Memrchr = @convention(c) (UnsafeRawPointer, Int32, Int) -> UnsafeMutableRawPointer?
+    /// `prctl` is variadic in C; every option rwatch uses takes one
+    /// integer argument, passed here as the second of four.
+    package typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
 
     /// `pipe2(2)`, glibc 2.9+.
     static let pipe2: Pipe2? = lookup("pipe2")
     /// `posix_spawn_file_actions_addchdir_np`, glibc 2.29+.
     static let addChdir: AddChdir? = lookup("posix_spawn_file_actions_addchdir_np")
     /// `posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+.
-    static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+    package static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+    /// `prctl(2)`.
+    package static let prctl: Prctl? = lookup("prctl")
 
     /// `memmem(3)`, glibc 2.0+ (`LinePattern`'s literal search).
     static let memmem: Memmem = lookup("memmem") ?? { haystack, count, needle, length in
@@ -47,7 +53,7 @@ enum GNUFunctions {
 
     /// A pipe whose both ends are close-on-exec, so no other child inherits
     /// them. Returns `(read, write)`.
-    static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {
+    package static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         let result: Int32
         if let pipe2 {
@@ -64,7 +70,7 @@ enum GNUFunctions {
     }
 
     /// `pipe2` failed with this errno (out of file descriptors, usually).
-    struct PipeFailure: Error {
-        var errno: Int32
+    package struct PipeFailure: Error {
+        package var errno: Int32
     }
 }

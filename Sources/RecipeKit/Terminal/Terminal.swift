@@ -11,7 +11,7 @@ public enum Terminal {
     }
 
     /// Whether stderr gets colours.
-    public static let colorsStandardError = wantsColor(fd: 2)
+    public static let colorsStandardError = wantsColor(fd: StandardError.descriptor)
     /// Whether stdout gets colours.
     public static let colorsStandardOutput = wantsColor(fd: 1)
 
@@ -47,17 +47,17 @@ public enum Terminal {
 
     /// One status line on stderr.
     public static func status(_ text: String, color: Color? = nil) {
-        write(line: "rwatch: " + text, color: colorsStandardError ? color : nil, fd: 2)
+        write(line: "rwatch: " + text, color: colorsStandardError ? color : nil, fd: StandardError.descriptor)
     }
 
     /// One error line on stderr: `rwatch: error: …`.
     public static func error(_ text: String) {
-        write(line: "rwatch: error: " + text, color: colorsStandardError ? .red : nil, fd: 2)
+        write(line: "rwatch: error: " + text, color: colorsStandardError ? .red : nil, fd: StandardError.descriptor)
     }
 
     /// One output line of a command or a recipe, with `prefix`.
     public static func output(_ line: String, prefix: String, color: Color? = nil, toStandardError: Bool) {
-        let fd: Int32 = toStandardError ? 2 : 1
+        let fd: Int32 = toStandardError ? StandardError.descriptor : 1
         let colored = toStandardError ? colorsStandardError : colorsStandardOutput
         write(line: prefix + line, color: colored ? color : nil, fd: fd)
     }

@@ -8,7 +8,9 @@ struct RunRecipe: ParsableCommand {
         commandName: "run",
         abstract: "Compile (cached) and run a recipe file or a bundled recipe by name.",
         discussion: """
-            Arguments after the recipe reach it as Recipe.arguments.
+            Arguments after the recipe reach it as Recipe.arguments. A recipe given as a \
+            file is recompiled when you save it, and swapped in when it compiles. A recipe \
+            that crashes is reported in one line and rwatch exits 2 (-v: with the backtrace).
 
             Examples:
               rwatch run rebuild-on-save
@@ -17,6 +19,9 @@ struct RunRecipe: ParsableCommand {
             """
     )
 
+    @Flag(name: .shortAndLong, help: "If the recipe crashes, show the runtime's whole backtrace too.")
+    var verbose = false
+
     @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"))
     var recipe: String
 
@@ -24,11 +29,12 @@ struct RunRecipe: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
+        RecipeSupervisor.prepare()
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
-        let binary = try compiler.binary(for: file)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        execv(binary, argv)
-        throw RWatchError("cannot run the compiled recipe \(binary): \(String(cString: strerror(errno)))")
+        // A recipe given by its path reloads when edited; a bundled one does not.
+        let reloads = recipe.contains("/") || FileSystem.exists(recipe)
+        let options = RecipeSupervisor.Options(file: file, arguments: arguments, verbose: verbose, reloads: reloads)
+        Glibc.exit(try RecipeSupervisor(options, compiler: compiler).run())
     }
 }
