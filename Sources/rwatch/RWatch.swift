@@ -27,7 +27,7 @@ struct RWatch: ParsableCommand {
             Exit status: 0 ok; under --once the command's own status (128+N when it died \
             of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
             """,
-        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, Events.self, TailFiles.self],
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self],
         defaultSubcommand: Watch.self
     )
 

@@ -65,12 +65,20 @@ struct Watch: ParsableCommand {
     @Flag(name: [.customShort("1"), .long], help: "Run once and exit with the command's status (128+N if killed by signal N).")
     var once = false
 
+    @Flag(name: .shortAndLong, help: "More detail: a crashing project recipe's whole backtrace.")
+    var verbose = false
+
     @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
     var command: [String] = []
 
     func validate() throws {
-        guard !command.isEmpty else {
-            throw ValidationError("no command given: rwatch [options] -- COMMAND [ARGS…]")
+        // No command and no option: the project recipe (`run()`).
+        if command.isEmpty {
+            let given = CommandLine.arguments.dropFirst().filter { !["watch", "-v", "--verbose"].contains($0) }
+            guard given.isEmpty else {
+                throw ValidationError("no command given: rwatch [options] -- COMMAND [ARGS…] (with no option at all, rwatch runs the project's rwatch.swift)")
+            }
+            return
         }
         for path in watch where !FileSystem.exists(path) {
             throw ValidationError("no such file or directory: \(Quoted.path(path))")
@@ -121,6 +129,19 @@ struct Watch: ParsableCommand {
     }
 
     func run() throws {
+        if command.isEmpty { try runProjectRecipe() }
         Glibc.exit(RecipeRunner.run(recipe))
+    }
+
+    /// `rwatch` with no command: the nearest `rwatch.swift` at or above the
+    /// working directory, run from its own directory, reloaded when saved.
+    private func runProjectRecipe() throws -> Never {
+        RecipeSupervisor.prepare()
+        let here = FileSystem.currentDirectory()
+        guard let file = ProjectRecipe.find(from: here) else { throw ProjectRecipe.missing(from: here) }
+        let root = FileSystem.directory(of: file)
+        guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(String(cString: strerror(errno)))") }
+        let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
+        Glibc.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
     }
 }
