@@ -13,7 +13,7 @@ let package = Package(
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
@@ -43,8 +43,9 @@ let package = Package(
         // Test helper only (not a product): a process running the supervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
-        // What every test target shares (waiting on a condition with a deadline).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // What every test target shares: waiting on a condition with a
+        // deadline, temporary directories, marble diagrams on virtual time.
+        .target(name: "TestSupport", dependencies: ["Signals"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),

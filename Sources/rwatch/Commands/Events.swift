@@ -24,34 +24,17 @@ struct Events: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    @Option(name: [.customShort("f"), .long], help: ArgumentHelp("Only paths matching this glob (repeatable).", valueName: "glob"))
-    var filter: [String] = []
-
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
-    var ignore: [String] = []
+    @OptionGroup(title: "Which changes count")
+    var files: WatchFlags
 
     func validate() throws {
-        for path in paths where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(Quoted.path(path))")
-        }
-        do {
-            _ = try options.validated()
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
-    var options: WatchOptions {
-        var options = WatchOptions()
-        options.include = filter
-        options.exclude = ignore
-        return options
+        try WatchFlags.checkExist(paths)
     }
 
     func run() throws {
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: options).map { event in
+        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)
             return event
         }

@@ -2,38 +2,32 @@ import ArgumentParser
 import Glibc
 import RecipeKit
 
-/// `rwatch [options] -- COMMAND…`: run COMMAND now and on every change,
+/// `rwatch [options] COMMAND…`: run COMMAND now and on every change,
 /// the entr / watchexec job, built as a `Recipe` and run by `RecipeRunner`.
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a command on every change (the default subcommand).",
+        usage: """
+            rwatch [<options>] <command> [<arg> ...]
+              rwatch [<options>] -- <command> [<arg> ...]
+              rwatch <subcommand> ...
+            """,
         discussion: """
             Examples:
-              rwatch -- make                          (make now and on every change)
-              rwatch -w Sources -w Tests -e swift -- swift test
-              rwatch -r -s INT --stop-timeout 2s -- ./server
-              rwatch -d 0 -p -- ./notify.sh           (no debounce, wait for a change)
-              rwatch --on-busy signal -s HUP -- ./daemon
+              rwatch make                             (make now and on every change)
+              rwatch -w Sources -w Tests -e swift swift test
+              rwatch -r -s INT --stop-timeout 2s ./server
+              rwatch -d 0 -p ./notify.sh              (no debounce, wait for a change)
+              rwatch --on-busy signal -s HUP ./daemon
+              rwatch -- tail -f log                   (-- only for a program named like a subcommand)
             """
     )
 
     @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"))
     var watch: [String] = []
 
-    @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Only files with these extensions, comma separated (swift,md).", valueName: "exts"))
-    var exts: [String] = []
-
-    @Option(name: [.customShort("f"), .long], help: ArgumentHelp("Only paths matching this glob, ** allowed (repeatable).", valueName: "glob"))
-    var filter: [String] = []
-
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
-    var ignore: [String] = []
-
-    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore and .ignore files.")
-    var noVCSIgnore = false
-
-    @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
-    var noDefaultIgnore = false
+    @OptionGroup(title: "Which changes count")
+    var files: WatchFlags
 
     @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Quiet period after the last change before running (default 50ms; 2s, 0).", valueName: "duration"), transform: DurationParser.parse)
     var debounce: Duration = .milliseconds(50)
@@ -68,41 +62,17 @@ struct Watch: ParsableCommand {
     @Flag(name: .shortAndLong, help: "More detail: a crashing project recipe's whole backtrace.")
     var verbose = false
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+    /// The command and everything after it, untouched: the first word
+    /// that is not an option starts it. `validate()` drops a leading `--`.
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"))
     var command: [String] = []
 
-    func validate() throws {
-        // No command and no option: the project recipe (`run()`).
-        if command.isEmpty {
-            let given = CommandLine.arguments.dropFirst().filter { !["watch", "-v", "--verbose"].contains($0) }
-            guard given.isEmpty else {
-                throw ValidationError("no command given: rwatch [options] -- COMMAND [ARGS…] (with no option at all, rwatch runs the project's rwatch.swift)")
-            }
-            return
-        }
-        for path in watch where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(Quoted.path(path))")
-        }
+    mutating func validate() throws {
+        command = try CommandWords.command(from: command, of: Self.self)
+        try WatchFlags.checkExist(watch)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
         }
-        do {
-            _ = try watchOptions.validated()
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
-    var watchOptions: WatchOptions {
-        var options = WatchOptions()
-        options.include = filter
-        options.exclude = ignore
-        options.extensions = exts.flatMap { $0.split(separator: ",") }.map { item in
-            String(item.drop { $0 == "." }).trimmingCharacters()
-        }.filter { !$0.isEmpty }
-        options.useVCSIgnore = !noVCSIgnore
-        options.useDefaultIgnore = !noDefaultIgnore
-        return options
     }
 
     var policy: OnBusy {
@@ -117,31 +87,19 @@ struct Watch: ParsableCommand {
     /// The ad-hoc job as a recipe: watch, batch, run (once, if asked).
     var recipe: Recipe {
         let paths = (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute)
-        let options = watchOptions
+        let options = files.watchOptions
         let (debounce, maxWait, postpone, once, command, policy) = (debounce, maxWait, postpone, once, command, policy)
         let run = RunOptions(shell: shell, stopSignal: signal, stopTimeout: stopTimeout, clearScreen: clear)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
-            let triggers = postpone ? batches : Signal.merge([batches, Signal.just(ChangeBatch([]))])
+            let triggers = postpone ? batches : batches.startingNow()
             let results = triggers.run(command, onBusy: policy, options: run)
-            if once { results.first() } else { results }
+            if once { results.take(1) } else { results }
         }
     }
 
     func run() throws {
-        if command.isEmpty { try runProjectRecipe() }
+        if command.isEmpty { try NoCommand.run(verbose: verbose) }
         Glibc.exit(RecipeRunner.run(recipe))
-    }
-
-    /// `rwatch` with no command: the nearest `rwatch.swift` at or above the
-    /// working directory, run from its own directory, reloaded when saved.
-    private func runProjectRecipe() throws -> Never {
-        RecipeSupervisor.prepare()
-        let here = FileSystem.currentDirectory()
-        guard let file = ProjectRecipe.find(from: here) else { throw ProjectRecipe.missing(from: here) }
-        let root = FileSystem.directory(of: file)
-        guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(String(cString: strerror(errno)))") }
-        let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
-        Glibc.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
     }
 }

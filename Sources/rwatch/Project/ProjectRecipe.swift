@@ -23,7 +23,7 @@ enum ProjectRecipe {
     /// recipe: one line saying both ways to start.
     static func missing(from directory: String) -> RWatchError {
         RWatchError("no command given and no \(fileName) in \(Quoted.path(directory)) or above: "
-            + "run rwatch [options] -- COMMAND (rwatch -e swift -- swift build), "
+            + "run rwatch [options] COMMAND… (rwatch -e swift swift build), "
             + "or rwatch init to write a project recipe")
     }
 }

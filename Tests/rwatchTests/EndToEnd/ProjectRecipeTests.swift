@@ -47,7 +47,7 @@ import TestSupport
         #expect(result.status == 2)
         #expect(result.stderr.contains("no command given and no rwatch.swift"))
         #expect(result.stderr.contains("rwatch init"))
-        #expect(result.stderr.contains("-- COMMAND"))
+        #expect(result.stderr.contains("COMMAND…"))
     }
 
     @Test func aBrokenEditKeepsTheOldPipelinesAndAGoodOneSwapsThem() {
