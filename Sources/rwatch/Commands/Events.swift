@@ -27,11 +27,15 @@ struct Events: ParsableCommand {
     @OptionGroup(title: "Which changes count")
     var files: WatchFlags
 
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
+
     func validate() throws {
         try WatchFlags.checkExist(paths)
     }
 
     func run() throws {
+        try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
         let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in

@@ -19,11 +19,12 @@ struct Watch: ParsableCommand {
               rwatch -r -s INT --stop-timeout 2s ./server
               rwatch -d 0 -p ./notify.sh              (no debounce, wait for a change)
               rwatch --on-busy signal -s HUP ./daemon
+              rwatch -E PORT=8080 --env-file .env --workdir web npm start
               rwatch -- tail -f log                   (-- only for a program named like a subcommand)
             """
     )
 
-    @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"))
+    @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"), completion: .file())
     var watch: [String] = []
 
     @OptionGroup(title: "Which changes count")
@@ -35,36 +36,33 @@ struct Watch: ParsableCommand {
     @Option(name: .customLong("max-wait"), help: ArgumentHelp("Run at the latest this long after the first change (default 1s).", valueName: "duration"), transform: DurationParser.parse)
     var maxWait: Duration = .seconds(1)
 
+    @Option(name: .customLong("delay-run"), help: ArgumentHelp("Wait this long before each run, after the debounce (default 0).", valueName: "duration"), transform: DurationParser.parse)
+    var delayRun: Duration = .zero
+
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
 
     @Option(name: .customLong("on-busy"), help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore, signal.", valueName: "policy"))
     var onBusy: BusyPolicy?
 
-    @Option(name: [.customShort("s"), .long], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM).", valueName: "signal"), transform: SignalParser.parse)
-    var signal: Int32 = SIGTERM
-
-    @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)
-    var stopTimeout: Duration = .seconds(5)
-
     @Flag(name: [.customShort("p"), .long], help: "Postpone: wait for the first change instead of running at once.")
     var postpone = false
-
-    @Flag(name: [.customShort("c"), .long], help: "Clear the screen before each run.")
-    var clear = false
-
-    @Option(name: .long, help: ArgumentHelp("Run the command as SHELL -c 'COMMAND…' (default: no shell, argv as given).", valueName: "shell"))
-    var shell: String?
 
     @Flag(name: [.customShort("1"), .long], help: "Run once and exit with the command's status (128+N if killed by signal N).")
     var once = false
 
-    @Flag(name: .shortAndLong, help: "More detail: a crashing project recipe's whole backtrace.")
-    var verbose = false
+    @Flag(name: .customLong("exit-on-error"), help: "Exit when a run fails, with the command's status.")
+    var exitOnError = false
+
+    @OptionGroup(title: "Running the command")
+    var running: RunFlags
+
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
 
     /// The command and everything after it, untouched: the first word
     /// that is not an option starts it. `validate()` drops a leading `--`.
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"))
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"), completion: .shellCommand("compgen -c"))
     var command: [String] = []
 
     mutating func validate() throws {
@@ -80,26 +78,40 @@ struct Watch: ParsableCommand {
         case .queue: return .queue
         case .restart: return .restart
         case .ignore: return .ignore
-        case .signal: return .signal(signal)
+        case .signal: return .signal(running.signal)
         }
     }
 
-    /// The ad-hoc job as a recipe: watch, batch, run (once, if asked).
-    var recipe: Recipe {
-        let paths = (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute)
+    /// The watched paths, absolute.
+    var paths: [String] { (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
+
+    /// The ad-hoc job as a recipe: watch, batch, (wait,) run; once, or
+    /// until a run fails, if asked.
+    func recipe() throws -> Recipe {
+        let paths = paths
         let options = files.watchOptions
-        let (debounce, maxWait, postpone, once, command, policy) = (debounce, maxWait, postpone, once, command, policy)
-        let run = RunOptions(shell: shell, stopSignal: signal, stopTimeout: stopTimeout, clearScreen: clear)
+        let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
+            (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        let run = try running.runOptions(statusLines: !output.quiet)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
-            let triggers = postpone ? batches : batches.startingNow()
+            let started = postpone ? batches : batches.startingNow()
+            let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(command, onBusy: policy, options: run)
-            if once { results.take(1) } else { results }
+            if once {
+                results.take(1)
+            } else if exitOnError {
+                results.filter { !$0.succeeded }.take(1)
+            } else {
+                results
+            }
         }
     }
 
     func run() throws {
-        if command.isEmpty { try NoCommand.run(verbose: verbose) }
-        Glibc.exit(RecipeRunner.run(recipe))
+        if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
+        try output.apply()
+        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, options: files.watchOptions)) }
+        Glibc.exit(RecipeRunner.run(try recipe()))
     }
 }

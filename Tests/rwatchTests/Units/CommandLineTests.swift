@@ -36,7 +36,7 @@ typealias RootCommand = rwatch.RWatch
         let parsed = try watch(["-e", "py", "python3", "-m", "pytest", "-x", "-c", "--once", "--", "-e"])
         #expect(parsed.files.exts == ["py"])
         #expect(parsed.command == ["python3", "-m", "pytest", "-x", "-c", "--once", "--", "-e"])
-        #expect(!parsed.clear)
+        #expect(parsed.running.clear == 0)
         #expect(!parsed.once)
     }
 
