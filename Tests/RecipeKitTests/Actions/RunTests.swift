@@ -122,13 +122,13 @@ import TestSupport
         let grandchild = Int32(dir.read("grandchildren").split(separator: "\n").first ?? "") ?? 0
         let child = Int32(dir.read("children").split(separator: "\n").first ?? "") ?? 0
         // The second run started only after the whole first group had gone.
-        #expect(child > 0 && !GroupReaper.hasRunningMembers(child))
+        #expect(child > 0 && !ProcessGroups.hasRunningMembers(child))
         #expect(grandchild > 0 && !isRunning(grandchild))
         #expect(results.withLock { $0 }.first?.status == .signaled(SIGTERM))
         // Disposing stops the second group and returns once it is gone.
         let second = Int32(dir.read("children").split(separator: "\n").last ?? "") ?? 0
         subscription.dispose()
-        #expect(second > 0 && !GroupReaper.hasRunningMembers(second))
+        #expect(second > 0 && !ProcessGroups.hasRunningMembers(second))
     }
 
     private func isRunning(_ pid: Int32) -> Bool {
