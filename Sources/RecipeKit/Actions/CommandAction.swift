@@ -85,7 +85,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         let environment = RunEnvironment(trigger.changes)
         RunAnnouncer(arguments: arguments, options: options).starting(trigger.changes)
         var process = ProcessOptions()
-        process.environment = options.environment.merging(environment.variables) { $1 }
+        process.environment = options.environment
+        process.environmentBytes = environment.variables
         process.workingDirectory = options.workingDirectory
         process.shell = options.shell
         process.stopSignal = options.stopSignal

@@ -1,12 +1,14 @@
 internal import CInotifyTools
 import Glibc
+import SystemPackage
 
 /// The only code that calls libinotifytools. The library keeps one static
 /// inotify fd, one static event buffer and its wd↔path tables, and is not
 /// thread-safe: everything here runs on `InotifyReader`'s thread.
 ///
 /// Directory paths go in and come out without a trailing slash; the library
-/// stores directories with one.
+/// stores directories with one. Paths cross as C strings both ways and are
+/// never decoded: a name need not be UTF-8.
 enum InotifyLibrary {
     /// Starts libinotifytools. Returns the inotify fd it reads from (found
     /// through `/proc/self/fdinfo`, so the reader can poll it together with
@@ -32,11 +34,12 @@ enum InotifyLibrary {
     /// Watches directory `path`. With the library's fd known, the wd comes
     /// from the kernel (adding the same watch again returns it); the
     /// library's by-name table can hold stale names of deleted directories.
-    static func watch(_ path: String, descriptor: Int32?) -> Outcome {
+    static func watch(_ path: FilePath, descriptor: Int32?) -> Outcome {
         let mask = InotifyRecord.watchMask
-        let added = inotifytools_watch_file(path, Int32(bitPattern: mask))
+        let added = path.withPlatformString { inotifytools_watch_file($0, Int32(bitPattern: mask)) }
         guard added != 0 else { return .failed(errno: Int32(inotifytools_error())) }
-        let wd = descriptor.map { inotify_add_watch($0, path, mask) } ?? inotifytools_wd_from_filename(path + "/")
+        let wd = descriptor.map { fd in path.withPlatformString { inotify_add_watch(fd, $0, mask) } }
+            ?? withDirectorySlash(path) { inotifytools_wd_from_filename($0) }
         return wd > 0 ? .watching(wd: wd) : .failed(errno: ENOENT)
     }
 
@@ -53,32 +56,42 @@ enum InotifyLibrary {
     }
 
     /// The directory `wd` watches, as the library last knew it.
-    static func path(of wd: Int32) -> String? {
+    static func path(of wd: Int32) -> FilePath? {
         guard let name = inotifytools_filename_from_wd(wd) else { return nil }
-        var path = String(cString: name)
-        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
+        // FilePath drops the trailing slash.
+        return FilePath(platformString: name)
     }
 
     /// Tells the library that directory `old` is now `new` (and so is
     /// everything below it), keeping later paths right after a rename.
     /// `inotifytools_replace_filename` re-sorts its tree while walking it and
     /// can miss entries, so every moved watch is then named explicitly.
-    static func rename(_ old: String, to new: String, moved: [(wd: Int32, path: String)]) {
-        inotifytools_replace_filename(old + "/", new + "/")
-        for (wd, path) in moved {
-            inotifytools_set_filename_by_wd(wd, path == "/" ? path : path + "/")
+    static func rename(_ old: FilePath, to new: FilePath, moved: [(wd: Int32, path: FilePath)]) {
+        withDirectorySlash(old) { old in
+            withDirectorySlash(new) { new in inotifytools_replace_filename(old, new) }
         }
+        for (wd, path) in moved {
+            withDirectorySlash(path) { inotifytools_set_filename_by_wd(wd, $0) }
+        }
+    }
+
+    /// Calls `body` with `path` as the library stores a directory: with a
+    /// trailing slash ("/" stays "/").
+    private static func withDirectorySlash<Result>(_ path: FilePath, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        var chars = path.withPlatformString { Array(UnsafeBufferPointer(start: $0, count: path.length)) }
+        if chars != [CChar(UInt8(ascii: "/"))] { chars.append(CChar(UInt8(ascii: "/"))) }
+        chars.append(0)
+        return chars.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// The next event already read or readable now, without blocking; nil when none.
     static func next() -> InotifyRecord? {
         guard let event = inotifytools_next_events(0, 1) else { return nil }
         let header = event.pointee
-        var name = ""
+        var name: FilePath.Component? = nil
         if header.len > 0 {
             let raw = UnsafeRawPointer(event) + MemoryLayout<inotify_event>.size
-            name = String(cString: raw.assumingMemoryBound(to: CChar.self))
+            name = FilePath.Component(platformString: raw.assumingMemoryBound(to: CChar.self))
         }
         return InotifyRecord(wd: header.wd, mask: header.mask, cookie: header.cookie, name: name)
     }
@@ -92,22 +105,22 @@ enum InotifyLibrary {
     /// the inotify fd whose fdinfo lists that directory's inode.
     private static func findDescriptor() -> Int32? {
         var template = Array("/tmp/rwatch-probe-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let probe = String(cString: made)
-        defer { rmdir(probe) }
+        guard mkdtemp(&template) != nil else { return nil }
+        let probe = FilePath(platformString: template)
+        defer { rmdir(template) }
         var info = stat()
-        guard stat(probe, &info) == 0, case .watching(let wd) = watch(probe, descriptor: nil) else { return nil }
+        guard stat(template, &info) == 0, case .watching(let wd) = watch(probe, descriptor: nil) else { return nil }
         defer { unwatch(wd, descriptor: nil) }
         let inode = "ino:" + String(info.st_ino, radix: 16) + " "
         guard let entries = FileSystem.entries("/proc/self/fd") else { return nil }
         for entry in entries {
-            guard let fd = Int32(entry.name) else { continue }
+            guard let fd = Int32(entry.name.matchingText) else { continue }
             var target = [CChar](repeating: 0, count: 64)
             let length = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
             guard length > 0 else { continue }
             let link = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard link.hasPrefix("anon_inode:inotify") else { continue }
-            if let fdinfo = FileSystem.read("/proc/self/fdinfo/\(fd)"), fdinfo.contains(inode) {
+            if let fdinfo = FileSystem.read(FilePath("/proc/self/fdinfo/\(fd)")), fdinfo.contains(inode) {
                 return fd
             }
         }

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Signals
 import Synchronization
+import SystemPackage
 
 /// The one thread that owns libinotifytools (process-global, not
 /// thread-safe: one static fd, one static buffer). Subscriptions reach it
@@ -14,10 +15,10 @@ final class InotifyReader: Sendable {
         case add(WatchClient, DispatchSemaphore?)
         case remove(Int)
         /// Tests: drop the client's events from now on, as a full queue would.
-        case deafen(root: String, DispatchSemaphore)
+        case deafen(root: FilePath, DispatchSemaphore)
         /// Tests: read what is queued (dropping it for the deaf client), then
         /// give that client an overflow and its rescan.
-        case overflow(root: String, DispatchSemaphore)
+        case overflow(root: FilePath, DispatchSemaphore)
     }
 
     private struct State {
@@ -73,7 +74,7 @@ final class InotifyReader: Sendable {
     }
 
     /// Tests: makes the clients watching `root` drop events until `injectOverflow(root:)`.
-    func deafen(root: String) {
+    func deafen(root: FilePath) {
         let done = DispatchSemaphore(value: 0)
         submit(.deafen(root: root, done))
         done.wait()
@@ -81,7 +82,7 @@ final class InotifyReader: Sendable {
 
     /// Tests: gives the clients watching `root` a queue overflow: an
     /// `overflow` event, a rescan, and events for what changed meanwhile.
-    func injectOverflow(root: String) {
+    func injectOverflow(root: FilePath) {
         let done = DispatchSemaphore(value: 0)
         submit(.overflow(root: root, done))
         done.wait()

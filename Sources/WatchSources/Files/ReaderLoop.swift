@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The reader thread's state and loop: commands from subscribers, reading
 /// libinotifytools without blocking, and translating inotify records into
@@ -8,7 +9,7 @@ import Glibc
 /// Created and used on the reader thread only.
 final class ReaderLoop {
     struct PendingMove {
-        var path: String
+        var path: FilePath
         var isDirectory: Bool
         var cookie: UInt32
     }
@@ -24,7 +25,7 @@ final class ReaderLoop {
     var table = WatchTable()
     var pendingMoves: [PendingMove] = []
     /// Paths a scan just reported; their own create events, read later, are duplicates.
-    var scanned: Set<String> = []
+    var scanned: Set<FilePath> = []
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
     var lastIdle = FileSystem.now()
     var startError: FileWatchError? = nil
@@ -187,15 +188,15 @@ final class ReaderLoop {
             return
         }
         guard let directory = InotifyLibrary.path(of: record.wd), table.contains(directory) else { return }
-        if record.name.isEmpty {
+        guard let name = record.name else {
             if record.has(InotifyRecord.deleteSelf | InotifyRecord.moveSelf | InotifyRecord.unmount) {
                 directoryVanished(directory, moved: record.has(InotifyRecord.moveSelf))
             }
             return
         }
-        let path = FileSystem.join(directory, record.name)
+        let path = FileSystem.join(directory, name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
-        if PathFilter.isIgnoreFile(record.name) {
+        if PathFilter.isIgnoreFile(name.matchingText) {
             for client in clients { client.reloadIgnoreFiles(in: directory) }
         }
         if record.has(InotifyRecord.create) {
@@ -248,7 +249,7 @@ final class ReaderLoop {
     }
 
     /// A rename whose both halves were seen.
-    func movedWithin(_ from: PendingMove, to path: String) {
+    func movedWithin(_ from: PendingMove, to path: FilePath) {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
         if from.isDirectory { table.rename(from.path, to: path, in: clients.filter { $0.deafSince == nil }) }
@@ -317,7 +318,7 @@ final class ReaderLoop {
     }
 
     /// Releases every directory at or below `path`, for every client.
-    func releaseTree(_ path: String, kernelDropped: Bool) {
+    func releaseTree(_ path: FilePath, kernelDropped: Bool) {
         for client in clients where client.deafSince == nil {
             table.releaseTree(path, for: client, kernelDropped: kernelDropped)
         }

@@ -1,5 +1,6 @@
 import Signals
 import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -41,7 +42,7 @@ final class TailFollower: @unchecked Sendable {
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
     /// watches, so that nothing written after subscribing is missed.
-    init(paths: [String], start: Tail.Start, pattern: LinePattern?, sink: TailSink) throws(TailError) {
+    init(paths: [FilePath], start: Tail.Start, pattern: LinePattern?, sink: TailSink) throws(TailError) {
         self.sink = sink
         self.pattern = pattern
         let current = TailFollower.currentDirectory()
@@ -153,8 +154,8 @@ final class TailFollower: @unchecked Sendable {
             }
             let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
             if let indices = directoryWatches[wd] {
-                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                for index in indices where files[index].name == name || gone {
+                let name = nameBytes.prefix { $0 != 0 }
+                for index in indices where gone || files[index].name.elementsEqual(name) {
                     if gone { reattach[index] = true } else { due[index] = true }
                 }
             }
@@ -189,10 +190,10 @@ final class TailFollower: @unchecked Sendable {
             }
         }
         var info = stat()
-        while stat(files[index].absolute, &info) != 0 {
+        while files[index].absolute.withPlatformString({ stat($0, &info) }) != 0 {
             // Gone: a renamed file stays open (its writer may still add to
             // it). If the directory went too, wait for it to come back.
-            guard files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 else {
+            guard files[index].directoryWatch >= 0 && files[index].directory.withPlatformString({ access($0, F_OK) }) != 0 else {
                 if deleted { sink.notice(.waiting(path: files[index].path)) }
                 return
             }

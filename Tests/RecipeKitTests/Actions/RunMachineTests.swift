@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct RunMachineTests {
     private func batch(_ paths: String...) -> ChangeBatch {
-        ChangeBatch(paths.map { FileEvent(path: $0, kind: .modified, isDirectory: false, cookie: 0) })
+        ChangeBatch(paths.map { FileEvent(path: FilePath($0), kind: .modified, isDirectory: false, cookie: 0) })
     }
 
     @Test func queueKeepsOnePendingRunCarryingEveryPath() {

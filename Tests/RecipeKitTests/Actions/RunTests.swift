@@ -7,7 +7,7 @@ import TestSupport
     private let quiet = RunOptions(statusLines: false)
 
     private func batch(_ paths: [String]) -> ChangeBatch {
-        ChangeBatch(paths.map { FileEvent(path: $0, kind: .modified, isDirectory: false, cookie: 0) })
+        ChangeBatch(paths.map { FileEvent(path: FilePath($0), kind: .modified, isDirectory: false, cookie: 0) })
     }
 
     @Test func aCommandRunsOnceWhenThreeObserversLookAtItsResult() {
@@ -48,10 +48,10 @@ import TestSupport
         let environment = RunEnvironment(batch(paths))
         defer { environment.remove() }
         let variables = environment.variables
-        #expect(variables["RWATCH_PATHS_TRUNCATED"] == "1")
-        #expect((variables["RWATCH_PATHS"]?.utf8.count ?? .max) <= 64 * 1024)
-        #expect(variables["RWATCH_PATHS"]?.hasSuffix("\n") == false)
-        let file = variables["RWATCH_EVENTS_FILE"] ?? ""
+        #expect(variables["RWATCH_PATHS_TRUNCATED"] == Array("1".utf8))
+        #expect((variables["RWATCH_PATHS"]?.count ?? .max) <= 64 * 1024)
+        #expect(variables["RWATCH_PATHS"]?.last != UInt8(ascii: "\n"))
+        let file = String(decoding: variables["RWATCH_EVENTS_FILE"] ?? [], as: UTF8.self)
         #expect(countLines(file) == 2000)
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import WatchSources
 import TestSupport
@@ -70,7 +71,7 @@ import TestSupport
         let file = dir.at("after/inner/file.txt")
         Disk.write(file)
         #expect(eventually { recorder.has(.closedWrite, file) })
-        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(dir.at("before/")) })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(dir.at("before/")) })
     }
 
     @Test func reportsMovesOutOfAndIntoTheTree() {
@@ -103,7 +104,7 @@ import TestSupport
         #expect(eventually { recorder.has(.movedFrom, dir.at("gone")) })
         Disk.write(outside.at("gone/after.txt"))
         #expect(settle(recorder, in: dir.path))
-        #expect(!recorder.snapshot.contains { $0.path.hasSuffix("after.txt") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasSuffix("after.txt") })
     }
 
     @Test func sharesOneSetOfWatchesAndRemovesThemOnLastDispose() {
@@ -132,7 +133,7 @@ import TestSupport
         defer { subscription.dispose() }
         #expect(eventually { recorder.failure.withLock { $0 } != nil })
         let error = recorder.failure.withLock { $0 }
-        #expect(error?.reason == .noSuchPath("/nonexistent/rwatch-\(getpid())/x"))
+        #expect(error?.reason == .noSuchPath(FilePath("/nonexistent/rwatch-\(getpid())/x")))
         #expect(error?.description.contains("/nonexistent/rwatch-\(getpid())/x: no such file or directory") == true)
     }
 
@@ -159,8 +160,8 @@ import TestSupport
         Disk.write(left.at("l.txt"))
         Disk.write(right.at("r.txt"))
         #expect(eventually { l.has(.closedWrite, left.at("l.txt")) && r.has(.closedWrite, right.at("r.txt")) })
-        #expect(!l.snapshot.contains { $0.path.hasPrefix(right.path) })
-        #expect(!r.snapshot.contains { $0.path.hasPrefix(left.path) })
+        #expect(!l.snapshot.contains { $0.path.string.hasPrefix(right.path) })
+        #expect(!r.snapshot.contains { $0.path.string.hasPrefix(left.path) })
     }
 }
 
@@ -172,7 +173,7 @@ func kernelWatches(_ path: String) -> Int {
     let inode = " ino:" + String(info.st_ino, radix: 16) + " "
     var count = 0
     for entry in fds {
-        guard let text = FileSystem.read("/proc/self/fdinfo/\(entry.name)"), text.contains("inotify wd:") else { continue }
+        guard let text = FileSystem.read(FilePath("/proc/self/fdinfo/\(entry.name)")), text.contains("inotify wd:") else { continue }
         count += text.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") && $0.contains(inode) }.count
     }
     return count
