@@ -42,6 +42,8 @@ final class RecipeSupervisor {
     private let options: Options
     private let compiler: RecipeCompiler
     private let inbox: SignalInbox
+    private let reloads: ReloadRequests
+    private let watch: (any Disposable)?
     private let clock = ContinuousClock()
     private var machine: SupervisorMachine
     private var binary: String
@@ -73,6 +75,10 @@ final class RecipeSupervisor {
         self.compiler = compiler
         ProcessControl.becomeSubreaper()
         inbox = try SignalInbox()
+        // Watching starts before the first compile, so that no save from
+        // then on is missed.
+        reloads = ReloadRequests()
+        watch = options.reloads ? reloads.watch(options.file) : nil
         let compiled: String
         do {
             compiled = try compiler.binary(for: options.file)
@@ -91,9 +97,8 @@ final class RecipeSupervisor {
 
     /// Runs until the recipe ends; returns rwatch's exit status.
     func run() -> Int32 {
-        let wake = ReloadRequests()
-        let watch = options.reloads ? wake.watch(options.file) : nil
         defer { watch?.dispose() }
+        let wake = reloads
         while true {
             for arrival in takeDeferred() {
                 if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
