@@ -30,13 +30,16 @@ struct RWatch: ParsableCommand {
             of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
             """,
         version: Version.line,
-        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, PrintVersion.self],
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, PrintCompletions.self, PrintVersion.self],
         defaultSubcommand: Watch.self
     )
 
     /// Parses and runs; any usage or recipe error is one line on stderr and
     /// exit status 2 (ArgumentParser's default would be 64).
     static func main() {
+        // First, before any thread exists: every thread inherits the
+        // blocked stop signals, and one owner handles them from now on.
+        ProcessSupervisor.takeOverSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if RootHelp.isRequested(arguments) {
             Swift.print(RootHelp.text())

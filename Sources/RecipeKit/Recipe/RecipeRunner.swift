@@ -9,7 +9,10 @@ public enum RecipeRunner {
     /// or one fails (prints one line, returns 2). Ctrl-C stops every child
     /// process group and exits 130 (`ProcessSupervisor`).
     public static func run(_ recipe: Recipe) -> Int32 {
-        ProcessSupervisor.installSignalHandlers()
+        // rwatch took the signals over before any thread started (and a
+        // recipe binary inherits that mask through exec); a binary started
+        // some other way takes them over here.
+        ProcessSupervisor.takeOverSignals()
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let subscription = recipe.outcomes.subscribe(

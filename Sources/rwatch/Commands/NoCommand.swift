@@ -9,7 +9,6 @@ import RecipeKit
 /// start.
 enum NoCommand {
     static func run(verbose: Bool) throws -> Never {
-        RecipeSupervisor.prepare()
         // Watch options without a command are a mistake, not a request for
         // the project recipe (which does its own watching).
         let given = CommandLine.arguments.dropFirst().filter { !["watch", "-v", "--verbose"].contains($0) }

@@ -22,14 +22,13 @@ struct RunRecipe: ParsableCommand {
     @Flag(name: .shortAndLong, help: "If the recipe crashes, show the runtime's whole backtrace too.")
     var verbose = false
 
-    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"))
+    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
     var recipe: String
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments for the recipe.", valueName: "args"))
     var arguments: [String] = []
 
     func run() throws {
-        RecipeSupervisor.prepare()
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         // A recipe given by its path reloads when edited; a bundled one does not.

@@ -40,8 +40,10 @@ struct RecipeChild {
         // reaches the recipe.
         if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, 4) }
 
-        // Same process group; every signal at its default, none blocked (the
-        // supervisor blocks the ones it waits for).
+        // Same process group; every signal at its default. The mask stays
+        // rwatch's, the stop signals blocked: one that comes before the
+        // recipe's own signal owner runs waits for it instead of killing a
+        // recipe that has not started its groups' bookkeeping.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -50,11 +52,8 @@ struct RecipeChild {
         // glibc's own signals 32 and 33 too (sigaddset refuses them), or
         // posix_spawn leaves them ignored (as ProcessLauncher explains).
         everySignal.__val.0 |= (1 << 31) | (1 << 32)
-        var noSignal = sigset_t()
-        sigemptyset(&noSignal)
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
-        posix_spawnattr_setsigmask(&attributes, &noSignal)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 
         var environment: [String] = []
         var index = 0

@@ -42,6 +42,8 @@ final class RecipeSupervisor {
     private let options: Options
     private let compiler: RecipeCompiler
     private let inbox: SignalInbox
+    /// Readable once the current recipe child has exited.
+    private var exitNotice: ExitNotice?
     private let reloads: ReloadRequests
     private let watch: (any Disposable)?
     private let clock = ContinuousClock()
@@ -62,82 +64,68 @@ final class RecipeSupervisor {
     private let session = getsid(0)
     private let group = getpgrp()
 
-    /// Blocks the signals the supervisor waits for. Call before anything
-    /// starts a thread (compiling does not; watching does).
-    static func prepare() {
-        SignalInbox.blockHandledSignals()
-    }
-
-    /// Compiles the recipe (the compiler's messages on error) and starts it.
+    /// Compiles the recipe (the compiler's messages on error) and starts
+    /// it. A stop signal during this first compile ends rwatch as anywhere
+    /// else (the compiler's group is stopped); from the start of the child
+    /// on, the supervisor handles stop signals itself.
     init(_ options: Options, compiler: RecipeCompiler) throws {
-        Self.prepare()
         self.options = options
         self.compiler = compiler
         ProcessControl.becomeSubreaper()
-        inbox = try SignalInbox()
         // Watching starts before the first compile, so that no save from
         // then on is missed.
         reloads = ReloadRequests()
         watch = options.reloads ? reloads.watch(options.file) : nil
-        let compiled: String
-        do {
-            compiled = try compiler.binary(for: options.file)
-        } catch {
-            // Ctrl-C during the compile stops swiftc too; say so by status.
-            if let stop = inbox.take().first(where: { $0.number != SIGCHLD }) { exit(128 + stop.number) }
-            throw error
-        }
+        let compiled = try compiler.binary(for: options.file)
         binary = compiled
         recipeName = Self.name(of: options.file)
         filter = CrashOutputFilter(verbose: options.verbose)
+        inbox = try SignalInbox()
         let child = try RecipeChild.start(compiled, arguments: options.arguments)
         crashOutput = child.crashOutput
+        exitNotice = try ExitNotice(child.pid)
         machine = SupervisorMachine(running: child.pid)
     }
 
     /// Runs until the recipe ends; returns rwatch's exit status.
     func run() -> Int32 {
         defer { watch?.dispose() }
-        let wake = reloads
         while true {
             for arrival in takeDeferred() {
                 if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
             }
             var fds = [pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-            if crashOutput >= 0 { fds.append(pollfd(fd: crashOutput, events: Int16(POLLIN), revents: 0)) }
+                       pollfd(fd: reloads.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: exitNotice?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: crashOutput, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&fds, nfds_t(fds.count), timeout())
             if ready < 0 && errno != EINTR { return 2 }
-            if crashOutput >= 0, fds.count > 2, fds[2].revents != 0 { relayCrashOutput() }
+            if fds[3].revents != 0 { relayCrashOutput() }
             if fds[0].revents != 0 {
                 for arrival in inbox.take() {
-                    if arrival.number == SIGCHLD {
-                        if let status = handleChildren() { return status }
-                    } else if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) {
-                        return status
-                    }
+                    if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
                 }
+            }
+            // Orphans that ended (a command's background job whose parent
+            // exited came to rwatch) are reaped here too.
+            reap()
+            if let ended = exitedChild, ended.pid == machine.child {
+                exitedChild = nil
+                exitNotice = nil
+                if let status = perform(machine.childExited(ended.status)) { return status }
             }
             if let deadline = swapDeadline, clock.now >= deadline {
                 swapDeadline = nil
                 if let status = perform(machine.swapDeadlinePassed()) { return status }
             }
             if fds[1].revents != 0 {
-                wake.drain()
+                reloads.drain()
                 if let status = reload() { return status }
             }
         }
     }
 
     // MARK: Events
-
-    /// Reaps every child that ended; feeds the recipe's end to the machine.
-    private func handleChildren() -> Int32? {
-        reap()
-        guard let ended = exitedChild, ended.pid == machine.child else { return nil }
-        exitedChild = nil
-        return perform(machine.childExited(ended.status))
-    }
 
     /// The recipe file changed: compile it, and swap when it compiles to
     /// something new.
@@ -195,6 +183,7 @@ final class RecipeSupervisor {
                 do {
                     let child = try RecipeChild.start(next, arguments: options.arguments)
                     crashOutput = child.crashOutput
+                    exitNotice = try ExitNotice(child.pid)
                     binary = next
                     recipeName = Self.name(of: options.file)
                     machine.started(child.pid)
@@ -250,11 +239,11 @@ final class RecipeSupervisor {
                     kill(target, SIGCONT)
                 }
             }
+            // Leftovers are not rwatch's children until their parents are
+            // gone, so their ends are not announced: look again shortly.
             var fd = pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)
-            let wait = force ? 100 : min(100, max(1, milliseconds(deadline - clock.now)))
-            if poll(&fd, 1, Int32(wait)) > 0 {
-                deferred += inbox.take().filter { $0.number != SIGCHLD }
-            }
+            let wait = force ? 50 : min(50, max(1, milliseconds(deadline - clock.now)))
+            if poll(&fd, 1, Int32(wait)) > 0 { deferred += inbox.take() }
         }
     }
 
@@ -317,10 +306,11 @@ final class RecipeSupervisor {
         return deferred
     }
 
-    /// The poll timeout: until the swap deadline, else none.
+    /// The poll timeout: until the swap deadline, at most a second (to reap
+    /// orphans that ended meanwhile).
     private func timeout() -> Int32 {
-        guard let deadline = swapDeadline else { return -1 }
-        return Int32(max(0, milliseconds(deadline - clock.now)))
+        guard let deadline = swapDeadline else { return 1000 }
+        return Int32(min(1000, max(0, milliseconds(deadline - clock.now))))
     }
 
     private func milliseconds(_ duration: Duration) -> Int {

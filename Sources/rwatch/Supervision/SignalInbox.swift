@@ -1,11 +1,11 @@
 import Glibc
 import RecipeKit
 
-/// The supervisor's signals as readable bytes: SIGINT, SIGTERM, SIGHUP and
-/// SIGCHLD are blocked in every thread (`blockHandledSignals`, before any
-/// thread starts), and one thread takes them with `sigwaitinfo` and writes
-/// each to a pipe that the supervisor's loop polls beside its other
-/// descriptors. No code runs in a signal handler.
+/// The stop signals (SIGINT, SIGTERM, SIGHUP) as readable bytes for the
+/// supervisor's loop. rwatch's one signal owner takes them (blocked in
+/// every thread since `main` began) and, once this inbox exists, hands them
+/// here instead of stopping rwatch itself: the supervisor stops its recipe
+/// child its own way, then exits.
 final class SignalInbox: Sendable {
     /// One signal taken.
     struct Arrival: Equatable {
@@ -16,27 +16,11 @@ final class SignalInbox: Sendable {
         var fromTerminal: Bool
     }
 
-    static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGCHLD]
-
     /// Poll this for `POLLIN`, then `take()`.
     let readEnd: Int32
     private let writeEnd: Int32
 
-    /// Blocks the handled signals in the calling thread, and so in every
-    /// thread it starts from now on. Call first thing.
-    static func blockHandledSignals() {
-        var set = signalSet()
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    private static func signalSet() -> sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in handled { sigaddset(&set, number) }
-        return set
-    }
-
-    /// Starts the thread that waits for the signals.
+    /// Takes the stop signals over from rwatch's signal owner.
     init() throws {
         let pipe: (read: Int32, write: Int32)
         do {
@@ -47,19 +31,14 @@ final class SignalInbox: Sendable {
         readEnd = pipe.read
         writeEnd = pipe.write
         _ = fcntl(readEnd, F_SETFL, O_NONBLOCK)
+        _ = fcntl(writeEnd, F_SETFL, O_NONBLOCK)
         let writeEnd = writeEnd
-        let started = DetachedThread.start {
-            var set = Self.signalSet()
-            var info = siginfo_t()
-            while true {
-                let number = sigwaitinfo(&set, &info)
-                if number < 0 { continue }
-                // SI_KERNEL: sent by the kernel (the terminal's line discipline).
-                var record: [Int32] = [number, info.si_code == 0x80 ? 1 : 0]
-                _ = record.withUnsafeMutableBytes { write(writeEnd, $0.baseAddress, $0.count) }
-            }
+        ProcessSupervisor.handOverStopSignals { number, fromTerminal in
+            var record: [Int32] = [number, fromTerminal ? 1 : 0]
+            _ = record.withUnsafeMutableBytes { write(writeEnd, $0.baseAddress, $0.count) }
+            // A reload's compiler runs in its own group: stop it at once.
+            DetachedThread.start { ProcessSupervisor.killAll() }
         }
-        guard started else { throw RWatchError("cannot start a thread") }
     }
 
     /// The signals that arrived since the last call (none when none did).
