@@ -60,6 +60,28 @@ import TestSupport
         #expect(result.stderr.contains("rwatch: recipe tail-errors crashed: Fatal error: boom (crash.swift:6)"))
     }
 
+    @Test func sigkillToRwatchStillStopsTheRecipesGroups() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("wait.swift", """
+            import RecipeKit
+
+            let recipe = Recipe("wait", "one command that waits") {
+                Signal.just(ChangeBatch([])).run(["sh", "-c", "sleep 300 & echo $! > job.pid; echo $$ > command.pid; wait"])
+            }
+
+            """)
+        let rwatch = RWatch(["run", "wait.swift"], in: scratch.path, scratch: scratch)
+        #expect(eventually(.seconds(120)) { !scratch.read("job.pid").isEmpty })
+        kill(rwatch.pid, SIGKILL)
+        #expect(rwatch.waitForExit() == 128 + SIGKILL)
+        // The recipe hears of it (SIGTERM from the kernel) and stops its group.
+        for file in ["command.pid", "job.pid"] {
+            let pid = pid_t(scratch.read(file).split(separator: "\n").first ?? "") ?? 0
+            #expect(pid > 0 && eventually { !isAlive(pid) }, "\(file) \(pid) outlived rwatch")
+        }
+    }
+
     @Test func whatTheRecipeWritesToStandardErrorStillArrives() {
         let scratch = Scratch()
         defer { scratch.remove() }
