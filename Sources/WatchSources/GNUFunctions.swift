@@ -21,6 +21,9 @@ package enum GNUFunctions {
     static let addChdir: AddChdir? = lookup("posix_spawn_file_actions_addchdir_np")
     /// `posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+.
     package static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+    /// `posix_spawn_file_actions_addtcsetpgrp_np`, glibc 2.35+: the child
+    /// makes its new group the terminal's foreground group before exec.
+    static let addTcsetpgrp: AddClosefrom? = lookup("posix_spawn_file_actions_addtcsetpgrp_np")
     /// `prctl(2)`.
     package static let prctl: Prctl? = lookup("prctl")
 
