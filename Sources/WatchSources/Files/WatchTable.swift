@@ -46,6 +46,7 @@ struct WatchTable {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
         if watches[directory] == nil {
+            WatchSeams.willWatch(directory)
             switch InotifyLibrary.watch(directory, descriptor: descriptor) {
             case .watching(let wd):
                 watches[directory] = Watch(wd: wd, holders: 0)
