@@ -38,7 +38,7 @@ struct RecipeChild {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
         // Nothing else of rwatch's (the watcher's inotify descriptor, say)
         // reaches the recipe.
-        if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, 4) }
+        _ = withUnsafeMutablePointer(to: &actions) { GNUFunctions.closeFrom(4, in: UnsafeMutableRawPointer($0)) }
 
         // Same process group; every signal at its default. The mask stays
         // rwatch's, the stop signals blocked: one that comes before the
