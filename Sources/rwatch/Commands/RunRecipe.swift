@@ -31,9 +31,10 @@ struct RunRecipe: ParsableCommand {
     func run() throws {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
-        // A recipe given by its path reloads when edited; a bundled one does not.
+        // The recipe's arguments as typed: a path among them need not be
+        // UTF-8. A recipe given by its path reloads when edited; a bundled one does not.
         let reloads = recipe.contains("/") || FileSystem.exists(recipe)
-        let options = RecipeSupervisor.Options(file: file, arguments: arguments, verbose: verbose, reloads: reloads)
+        let options = RecipeSupervisor.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
         Glibc.exit(try RecipeSupervisor(options, compiler: compiler).run())
     }
 }

@@ -15,7 +15,7 @@ struct RecipeChild {
     let crashOutput: Int32
 
     /// Starts `binary` with `arguments` (as `Recipe.arguments`).
-    static func start(_ binary: String, arguments: [String]) throws -> RecipeChild {
+    static func start(_ binary: String, arguments: [CommandWord]) throws -> RecipeChild {
         let pipe: (read: Int32, write: Int32)
         do {
             pipe = try GNUFunctions.makePipe()
@@ -64,7 +64,9 @@ struct RecipeChild {
         }
         environment.append("RWATCH_SUPERVISOR=\(getpid()):3")
 
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        let argv = ([CommandWord(binary)] + arguments).map { word in
+            (word.bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {
             argv.forEach { free($0) }

@@ -24,8 +24,8 @@ final class RecipeSupervisor {
     struct Options {
         /// The recipe file (absolute).
         var file: String
-        /// `Recipe.arguments` of the child.
-        var arguments: [String] = []
+        /// `Recipe.arguments` of the child, as bytes.
+        var arguments: [CommandWord] = []
         /// Pass the crash's full backtrace through.
         var verbose = false
         /// Recompile and swap when `file` changes.
