@@ -147,12 +147,18 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         // so in one line, instead of leaving rwatch silent for the grace period.
         let announcer = announcer
         let patience = Self.stopLinePatience
-        run.handle.onStopping { [scheduler] in
-            run.stopLine.disposable = scheduler.schedule(after: patience) {
-                if !run.ended.withLock({ $0 }) { announcer.stopping(after: patience) }
+        // The run holds its handle and its subscription, which hold these
+        // closures: they take the run weakly, or every finished run would
+        // stay in memory (`state.current` keeps it alive until `finish`).
+        run.handle.onStopping { [scheduler, weak run] in
+            guard let run else { return }
+            run.stopLine.disposable = scheduler.schedule(after: patience) { [weak run] in
+                guard let run, !run.ended.withLock({ $0 }) else { return }
+                announcer.stopping(after: patience)
             }
         }
-        let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self] event in
+        let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self, weak run] event in
+            guard let run else { return }
             switch event {
             case .next(.started):
                 break
@@ -178,7 +184,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         if let timeout = options.timeout {
             // Stopped through its handle, like any other stop: `exited`
             // still comes once the whole group is gone.
-            run.timer.disposable = scheduler.schedule(after: timeout) {
+            run.timer.disposable = scheduler.schedule(after: timeout) { [weak run] in
+                guard let run else { return }
                 run.timedOut.withLock { $0 = true }
                 run.handle.stop()
             }
