@@ -3,6 +3,7 @@
 loop and watchfiles, side by side in one run.
 
 Usage: python3 Benchmarks/cli/bench.py [--saves 200] [--burst 10000] [--rwatch PATH] [--dir /dev/shm]
+                                      [--baseline PATH] [--only 'rwatch -d 0,inotifywait']
 
 Latency: the driver records the wall clock, then saves (open, write, close)
 a watched file; the command is `stamp OUT`, whose first instruction appends
@@ -25,7 +26,7 @@ def build_stamp(work):
     return stamp
 
 
-def tools(rwatch, stamp, watched, target, out):
+def tools(rwatch, stamp, watched, target, out, baseline=None):
     entries = [
         ("rwatch -d 0", [rwatch, "-p", "-d", "0", "-w", watched, "--", stamp, out], None),
         ("rwatch (default 50ms)", [rwatch, "-p", "-w", watched, "--", stamp, out], None),
@@ -33,6 +34,8 @@ def tools(rwatch, stamp, watched, target, out):
         ("inotifywait loop", ["sh", "-c",
             f"inotifywait -m -q -e close_write --format x '{watched}' | while read x; do '{stamp}' '{out}'; done"], None),
     ]
+    if baseline:
+        entries.insert(1, ("rwatch -d 0 (baseline)", [baseline, "-p", "-d", "0", "-w", watched, "--", stamp, out], None))
     if shutil.which("watchfiles"):
         entries.append(("watchfiles", ["watchfiles", "--filter", "all", f"{stamp} {out}", watched], None))
     return entries
@@ -141,6 +144,10 @@ def main():
     parser.add_argument("--burst", type=int, default=10000)
     parser.add_argument("--settle", type=float, default=0.15)
     parser.add_argument("--rwatch", default=None)
+    # Another rwatch binary (an older build), measured beside the others.
+    parser.add_argument("--baseline", default=None)
+    # Only the tools whose name contains one of these comma-separated words.
+    parser.add_argument("--only", default=None)
     # tmpfs: on ext4 a truncating save may flush (auto_da_alloc) and take
     # milliseconds itself, which would swamp what is measured here.
     parser.add_argument("--dir", default="/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
@@ -151,14 +158,16 @@ def main():
     try:
         stamp = build_stamp(work)
         print(f"{'tool':24} {'p50 ms':>8} {'p99 ms':>8} {'n':>5} {'burst runs':>11}")
-        for name, _, _ in tools(rwatch, stamp, "-", "-", "-"):
+        for name, _, _ in tools(rwatch, stamp, "-", "-", "-", args.baseline):
+            if args.only and not any(word in name for word in args.only.split(",")):
+                continue
             results = []
             for phase in ("latency", "burst"):
                 watched = tempfile.mkdtemp(dir=work)
                 target = os.path.join(watched, "file.txt")
                 out = os.path.join(work, f"out-{phase}-{len(os.listdir(work))}")
                 save(target, "start\n")
-                entry = [t for t in tools(rwatch, stamp, watched, target, out) if t[0] == name][0]
+                entry = [t for t in tools(rwatch, stamp, watched, target, out, args.baseline) if t[0] == name][0]
                 if phase == "latency":
                     results.append(latency(entry[1], entry[2], target, out, args.saves, args.settle))
                 else:
