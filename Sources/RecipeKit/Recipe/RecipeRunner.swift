@@ -14,11 +14,19 @@ public enum RecipeRunner {
     /// the actions that start chains now, `p` pauses and resumes them
     /// (changes meanwhile run once on resume), `c` clears the screen, `q`
     /// quits with status 0. The terminal's modes come back on every way out.
+    /// The file watcher's warnings (a skipped ignore file, say) are printed
+    /// as status lines.
     public static func run(_ recipe: Recipe, keys: Bool = true) -> Int32 {
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
         ProcessSupervisor.takeOverSignals()
+        let warnings = FileWatcher.notices.subscribe(onNext: { notice in
+            switch notice {
+            case .warning(let text): Terminal.warning(text)
+            }
+        })
+        defer { warnings.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let quitByKey = Locked(false)
