@@ -5,7 +5,7 @@
 run; the difference between the two trees per directory.
 
     swift build -c release --product rwatch
-    python3 Benchmarks/files/footprint.py [--runs 3] [--quick] [LABEL=RWATCH ...]
+    python3 Benchmarks/files/footprint.py [--runs 3] [--quick] [--skip PEER] [LABEL=RWATCH ...]
 
 Each LABEL=RWATCH is a release `rwatch` binary measured as its own row (for
 a before/after table); default: rwatch=.build/release/rwatch.
@@ -36,6 +36,9 @@ def argument(name, default):
 
 
 RUNS = int(argument("--runs", "3"))
+# entr takes one inotify watch per file: 100,000 on the full tree, a large
+# share of the per-user limit that other programs of the same user need.
+SKIP = set(argument("--skip", "").split(",")) - {""}
 
 
 def make_tree(root, top, sub=100, per_dir=10):
@@ -71,7 +74,7 @@ def peers(rwatches):
     # entr watches the files it is given: the tree's files plus the probe.
     rows["entr"] = lambda root: (["entr", "-n", "-p", "sh", "-c", "echo probe"], "files")
     rows["watchfiles"] = lambda root: ([sys.executable, os.path.join(HERE, "watchfiles_peer.py"), root], None)
-    return rows
+    return {name: make for name, make in rows.items() if name not in SKIP}
 
 
 def peak_kb(pid):
@@ -129,7 +132,7 @@ def help_rss(command):
 
 
 def main():
-    rwatches = [a.split("=", 1) for a in sys.argv[1:] if "=" in a and not a.startswith("--")]
+    rwatches = [a.split("=", 1) for a in sys.argv[1:] if "=" in a and not a.startswith("-")]
     if not rwatches:
         rwatches = [("rwatch", os.path.join(ROOT, ".build", "release", "rwatch"))]
     rows = peers(rwatches)
