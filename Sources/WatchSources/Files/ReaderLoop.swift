@@ -161,7 +161,7 @@ final class ReaderLoop {
         var timeout: Int32 = -1
         let deadlines = clients.compactMap(\.coalescer.nextDeadline)
         if let next = deadlines.min() {
-            timeout = Int32(max(0, min(1000, (next - FileSystem.now()) * 1000 + 1)))
+            timeout = Int32(max(0, min(1000, (next - FileSystem.monotonicNow()) * 1000 + 1)))
         }
         if !scanned.isEmpty { timeout = timeout < 0 ? 200 : min(timeout, 200) }
         if table.descriptor == nil { timeout = timeout < 0 ? 20 : min(timeout, 20) }
@@ -184,7 +184,7 @@ final class ReaderLoop {
     }
 
     func expireHeldEvents() {
-        let now = FileSystem.now()
+        let now = FileSystem.monotonicNow()
         for client in clients where client.coalescer.nextDeadline.map({ $0 <= now }) == true {
             let due = client.coalescer.expire(now: now)
             deliverChecked(due, to: client)
@@ -264,7 +264,7 @@ final class ReaderLoop {
                 continue
             }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
-                deliverChecked(client.coalescer.hold(event, now: FileSystem.now()), to: client)
+                deliverChecked(client.coalescer.hold(event, now: FileSystem.monotonicNow()), to: client)
             } else {
                 deliver([event], to: client)
             }
@@ -290,7 +290,7 @@ final class ReaderLoop {
                     events = [source]
                 } else {
                     // Renamed to a name nobody reports (a backup): an editor's save begins.
-                    deliverChecked(client.coalescer.hold(source, now: FileSystem.now()), to: client)
+                    deliverChecked(client.coalescer.hold(source, now: FileSystem.monotonicNow()), to: client)
                 }
             case (false, true):
                 // From a name nobody reports (an editor's temporary file): the real path changed.
