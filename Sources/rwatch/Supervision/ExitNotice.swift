@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// A descriptor that becomes readable when a child process has exited: a
 /// thread blocks in `waitid(…, WNOWAIT)` for it and leaves the child
@@ -16,7 +17,7 @@ final class ExitNotice: Sendable {
         do {
             pipe = try GNUFunctions.makePipe()
         } catch {
-            throw RWatchError("cannot make a pipe: \(String(cString: strerror(error.errno)))")
+            throw RWatchError("cannot make a pipe: \(Errno(rawValue: error.errno).description)")
         }
         readEnd = pipe.read
         writeEnd = pipe.write
