@@ -340,7 +340,7 @@ final class ReaderLoop {
     /// Delivers through the client's save coalescer.
     func deliver(_ events: [FileEvent], to client: WatchClient, origin: SaveCoalescer.Origin = .kernel) {
         guard !events.isEmpty else { return }
-        let now = FileSystem.now()
+        let now = FileSystem.monotonicNow()
         var out: [FileEvent] = []
         for event in events { out += client.coalescer.pass(event, now: now, origin: origin) }
         deliverChecked(out, to: client)
