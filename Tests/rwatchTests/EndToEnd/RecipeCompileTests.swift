@@ -58,6 +58,62 @@ import Testing
         #expect(result.stderr.contains("refusing cache directory"))
     }
 
+    @Test func aCacheDirectoryOthersCanReadIsMadePrivate() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("cache"), 0o700)
+        mkdir(scratch.file("cache/rwatch"), 0o700)
+        chmod(scratch.file("cache/rwatch"), 0o755)
+        scratch.write("r.swift", "import RecipeKit\nlet recipe = Recipe(\"r\", \"r\") { Signal<Int>.empty() }\n")
+        let result = RWatch.run(["check", "r.swift"], in: scratch.path, environment: ["XDG_CACHE_HOME": scratch.file("cache")], scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        var info = stat()
+        #expect(stat(scratch.file("cache/rwatch"), &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+    }
+
+    /// The binary cached under a text's hash is that text's, even when the
+    /// file is saved again while the compiler runs: a compiler that rewrites
+    /// the recipe before compiling provokes it every time.
+    @Test func aSaveDuringTheCompileDoesNotPutItsBinaryUnderTheOldText() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let cache = ["XDG_CACHE_HOME": scratch.file("cache")]
+        let mark = "\(UInt32.random(in: 0...UInt32.max))"
+        let text = { (letter: String) in
+            """
+            import RecipeKit
+
+            // \(mark)
+            let recipe = Recipe("once", "writes its letter and ends") {
+                Signal.just(ChangeBatch([])).run(["sh", "-c", "echo \(letter) > letter.txt"])
+            }
+
+            """
+        }
+        scratch.write("once.swift", text("A"))
+        scratch.write("B.swift", text("B"))
+        scratch.write("swiftc", """
+            #!/bin/sh
+            # A save of the recipe lands as the compile starts.
+            case " $* " in *" -o "*) cat '\(scratch.file("B.swift"))' > '\(scratch.file("once.swift"))' ;; esac
+            exec "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)" "$@"
+
+            """)
+        chmod(scratch.file("swiftc"), 0o755)
+        let compiled = RWatch.run(["check", "once.swift"], in: scratch.path,
+                                  environment: cache.merging(["SWIFTC": scratch.file("swiftc")]) { $1 }, scratch: scratch)
+        #expect(compiled.status == 0, "\(compiled.stderr)")
+        #expect(scratch.read("once.swift") == text("B"))
+
+        // Back to text A: the binary cached for A must do what A says.
+        scratch.write("once.swift", text("A"))
+        let run = RWatch.run(["run", "once.swift"], in: scratch.path, environment: cache, scratch: scratch)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("compiling recipe"), "\(run.stderr)")
+        #expect(scratch.read("letter.txt") == "A\n")
+    }
+
     @Test func checkCompilesEveryBundledRecipe() {
         let scratch = Scratch()
         defer { scratch.remove() }
