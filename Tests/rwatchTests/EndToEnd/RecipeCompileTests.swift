@@ -114,6 +114,19 @@ import Testing
         #expect(scratch.read("letter.txt") == "A\n")
     }
 
+    @Test func aRecipeThatIsAFIFOIsRefusedNotBlockedOn() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        #expect(mkfifo(scratch.file("fifo.swift"), 0o600) == 0)
+        for command in [["run", "fifo.swift"], ["check", "fifo.swift"]] {
+            let rwatch = RWatch(command, in: scratch.path, scratch: scratch)
+            let status = rwatch.waitForExit()
+            if status == nil { rwatch.interrupt() }
+            #expect(status == 2, "\(command): \(rwatch.stderr)")
+            #expect(rwatch.stderr.contains("it is a FIFO, not a regular file"), "\(rwatch.stderr)")
+        }
+    }
+
     @Test func checkCompilesEveryBundledRecipe() {
         let scratch = Scratch()
         defer { scratch.remove() }
