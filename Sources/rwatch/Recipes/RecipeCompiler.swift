@@ -139,7 +139,16 @@ struct RecipeCompiler {
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"
     }
 
+    /// `swiftc --version`, asked once per compiler binary (by its path and
+    /// identity, so a toolchain replaced while rwatch runs is asked again):
+    /// every reload hashes the recipe, and the question costs a process.
     private static func compilerVersion(_ swiftc: String) -> String {
-        Spawn.output([swiftc, "--version"]) ?? swiftc
+        let asked = swiftc + " " + identity(of: swiftc)
+        if let known = versions.withLock({ $0[asked] }) { return known }
+        let version = Spawn.output([swiftc, "--version"]) ?? swiftc
+        versions.withLock { $0[asked] = version }
+        return version
     }
+
+    private static let versions = Locked<[String: String]>([:])
 }
