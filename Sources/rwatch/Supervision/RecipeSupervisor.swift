@@ -153,6 +153,9 @@ final class RecipeSupervisor {
             // The text just read and hashed is the one compiled.
             next = try compiler.binary(for: snapshot)
         } catch {
+            // A stop signal stopped the compiler: not a compile error; the
+            // loop takes the signal next.
+            if inbox.hasArrivals { return nil }
             failedKey = snapshot.key
             Terminal.error("\(error); the running recipe keeps going")
             return nil
