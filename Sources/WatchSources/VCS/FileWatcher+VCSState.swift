@@ -23,8 +23,8 @@ extension FileWatcher {
                 }
             }
             guard !repositories.isEmpty else { return Signal.just(VCSState()) }
-            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useDefaultIgnore: false,
-                                       onRootDeleted: .waitForReappearance, recursive: false)
+            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useProjectIgnore: false,
+                                       useGlobalIgnore: false, useDefaultIgnore: false, onRootDeleted: .waitForReappearance, recursive: false)
             // What is there now arrives first, as `created`, from the reader thread.
             options.reportsExisting = true
             let tracker = VCSTracker(repositories)

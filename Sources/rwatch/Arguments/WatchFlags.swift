@@ -21,11 +21,23 @@ struct WatchFlags: ParsableArguments {
     @Option(name: .customLong("filter-file"), help: ArgumentHelp("Only paths matching a glob in this file, one per line (repeatable).", valueName: "file"), completion: .file())
     var filterFile: [String] = []
 
-    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore, .ignore, info/exclude or git's global excludes file.")
+    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read git's rule files: .gitignore, info/exclude, the global excludes file.")
     var noVCSIgnore = false
+
+    @Flag(name: .customLong("no-project-ignore"), help: "Do not read the project's rule files: .gitignore, .ignore, info/exclude.")
+    var noProjectIgnore = false
+
+    @Flag(name: .customLong("no-global-ignore"), help: "Do not read git's global excludes file.")
+    var noGlobalIgnore = false
+
+    @Flag(name: .customLong("no-discover-ignore"), help: "Read no rule file: the three above together (-i and --ignore-file still apply).")
+    var noDiscoverIgnore = false
 
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch VCS directories, __pycache__, *.pyc and editor swap, backup and temp files.")
     var noDefaultIgnore = false
+
+    @Flag(name: .customLong("ignore-nothing"), help: "--no-discover-ignore and --no-default-ignore together (-i and --ignore-file still apply).")
+    var ignoreNothing = false
 
     @Option(name: .customLong("fs-events"), help: ArgumentHelp("Only these kinds of change, comma separated: create, modify, delete, rename, attrib (default all).", valueName: "kinds"))
     var fsEvents: [String] = []
@@ -77,8 +89,11 @@ struct WatchFlags: ParsableArguments {
         options.extensions = exts.flatMap { $0.split(separator: ",") }.map { item in
             String(item.drop { $0 == "." }).trimmingCharacters()
         }.filter { !$0.isEmpty }
-        options.useVCSIgnore = !noVCSIgnore
-        options.useDefaultIgnore = !noDefaultIgnore
+        let noDiscovery = noDiscoverIgnore || ignoreNothing
+        options.useVCSIgnore = !(noVCSIgnore || noDiscovery)
+        options.useProjectIgnore = !(noProjectIgnore || noDiscovery)
+        options.useGlobalIgnore = !(noGlobalIgnore || noDiscovery)
+        options.useDefaultIgnore = !(noDefaultIgnore || ignoreNothing)
         options.ignoreFiles = ignoreFile
         options.filterFiles = filterFile
         options.kinds = (try? kinds) ?? WatchOptions.allKinds
