@@ -27,6 +27,8 @@ extension FileWatcher {
                                        useGlobalIgnore: false, useDefaultIgnore: false, onRootDeleted: .waitForReappearance, recursive: false)
             // What is there now arrives first, as `created`, from the reader thread.
             options.reportsExisting = true
+            // A lock counts from the moment it exists.
+            options.coalescesSaves = false
             let tracker = VCSTracker(repositories)
             return FileWatcher.watch(repositories.map(\.stateDirectory), options: options)
                 .scan(tracker) { tracker, event in tracker.applying(event) }

@@ -102,17 +102,22 @@ struct WatchFlags: ParsableArguments {
 
     /// The events of `recursive` paths (every directory below them too) and
     /// `nonRecursive` ones (their own entries only), absolute; the current
-    /// directory when both are empty.
-    func changes(recursive: [FilePath], nonRecursive: [FilePath]) -> (paths: [FilePath], events: Signal<FileEvent>) {
+    /// directory when both are empty. `batches` are the same events in the
+    /// arrays the watcher reads them in (`FileWatcher.batches`: a save whole).
+    func changes(recursive: [FilePath], nonRecursive: [FilePath])
+        -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
-        var signals: [Signal<FileEvent>] = []
-        if !deep.isEmpty { signals.append(FileWatcher.watch(deep, options: watchOptions)) }
+        var watches: [([FilePath], WatchOptions)] = []
+        if !deep.isEmpty { watches.append((deep, watchOptions)) }
         if !nonRecursive.isEmpty {
             var options = watchOptions
             options.recursive = false
-            signals.append(FileWatcher.watch(nonRecursive, options: options))
+            watches.append((nonRecursive, options))
         }
-        return (deep + nonRecursive, signals.count == 1 ? signals[0] : Signal.merge(signals))
+        let events = watches.map { FileWatcher.watch($0.0, options: $0.1) }
+        let batches = watches.map { FileWatcher.batches($0.0, options: $0.1) }
+        return (deep + nonRecursive, events.count == 1 ? events[0] : Signal.merge(events),
+                batches.count == 1 ? batches[0] : Signal.merge(batches))
     }
 
     /// Throws a usage error naming the first of `paths` that does not
