@@ -52,6 +52,9 @@ struct RWatch: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
+            // A stop signal is ending rwatch and caused this error (a compile
+            // stopped, a spawn refused): the signal owner exits 128+N.
+            if ProcessSupervisor.isEnding { ProcessSupervisor.waitForEnd() }
             if exitCode(for: error) == .success {
                 Swift.print(fullMessage(for: error))
                 Glibc.exit(0)

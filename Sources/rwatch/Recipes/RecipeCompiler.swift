@@ -127,6 +127,8 @@ struct RecipeCompiler {
         unlink(scratch + "/recipe.swift")
         guard status == 0 else {
             FileSystem.removeTree(scratch)
+            // Stopped by a stop signal: rwatch is ending, not the recipe broken.
+            if ProcessSupervisor.isEnding { throw RWatchError("the compile of \(Quoted.path(file)) was stopped") }
             throw RWatchError("recipe \(Quoted.path(file)) does not compile (see the compiler's messages above)")
         }
         cache.store(scratch, as: snapshot.key)

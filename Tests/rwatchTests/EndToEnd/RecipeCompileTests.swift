@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 @Suite(.serialized) struct RecipeCompileTests {
     @Test func aBrokenRecipeExits2WithItsOwnFileAndLine() {
@@ -138,5 +139,39 @@ import Testing
         #expect(list.status == 0)
         #expect(list.stdout.contains("rebuild-on-save"))
         #expect(list.stdout.contains("swift build on every save"))
+    }
+}
+
+/// A stop signal while rwatch compiles a recipe (before the recipe runs):
+/// what the stop interrupts is not an error of its own; rwatch exits 128+N.
+@Suite struct CompileStopTests {
+    /// The signal comes while rwatch asks the compiler its version (for the
+    /// cache key); the compile after it is refused as rwatch is ending. That
+    /// refusal raced the signal owner's exit (2 and an error line instead of
+    /// 143 when the main thread won, seen under load); this checks the
+    /// outcome, it cannot force the losing order.
+    @Test func sigtermBeforeTheCompileStartsExits143WithoutAnError() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("swiftc", """
+            #!/bin/sh
+            case "$1" in --version) echo asked > '\(scratch.file("asked"))'; exec sleep 300 ;; esac
+            exec "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)" "$@"
+
+            """)
+        chmod(scratch.file("swiftc"), 0o755)
+        scratch.write("r.swift", "import RecipeKit\nlet recipe = Recipe(\"r\", \"r\") { Signal<Int>.empty() }\n")
+        for command in [["run", "r.swift"], ["check", "r.swift"]] {
+            unlink(scratch.file("asked"))
+            let rwatch = RWatch(command, in: scratch.path, environment: [
+                "SWIFTC": scratch.file("swiftc"), "XDG_CACHE_HOME": scratch.file("cache"),
+            ], scratch: scratch)
+            #expect(eventually(.seconds(60)) { access(scratch.file("asked"), F_OK) == 0 })
+            kill(rwatch.pid, SIGTERM)
+            let status = rwatch.waitForExit(.seconds(30))
+            if status == nil { rwatch.interrupt() }
+            #expect(status == 143, "\(command): \(rwatch.stderr)")
+            #expect(!rwatch.stderr.contains("error"), "\(command): \(rwatch.stderr)")
+        }
     }
 }
