@@ -95,6 +95,15 @@ public enum ProcessSupervisor {
         return code
     }
 
+    /// Ends rwatch with `status`, unless a stop signal came: then the stop
+    /// under way (every group stopped, the `onStop` work run) ends it with
+    /// 128+N, and this waits for that. An error the stop itself caused (a
+    /// spawn refused, a compiler killed) must not race the signal's status.
+    public static func exit(_ status: Int32) -> Never {
+        while SignalOwner.isStopping { pause() }
+        Glibc.exit(status)
+    }
+
     /// Stops every live child group now, blocking until each is gone (after
     /// at most its grace period and a SIGKILL). Spawns under way are waited
     /// for and stopped too; no new spawn starts after this.
@@ -119,6 +128,17 @@ public enum ProcessSupervisor {
     /// rwatch stops, SIGCONT when it continues).
     static func signalAll(_ number: Int32) {
         for group in registry.withLock({ Array($0.groups.values) }) { group.send(number) }
+    }
+
+    /// True once a stop signal began ending rwatch: the signal owner stops
+    /// every group and exits 128+N. Work that failed because of it (a spawn
+    /// refused, a compiler stopped) is not a failure of its own to report.
+    public static var isEnding: Bool { SignalOwner.isEnding }
+
+    /// Parks the calling thread for good while the signal owner ends rwatch
+    /// (call it only when `isEnding`): its exit status is the one that counts.
+    public static func waitForEnd() -> Never {
+        while true { pause() }
     }
 
     /// How many groups are live now (spawned and not yet gone).

@@ -53,14 +53,14 @@ final class TailFollower: @unchecked Sendable {
         guard inotify >= 0 else {
             let code = errno
             buffer.deallocate()
-            throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(ExecutableLookup.errorText(code)) (raise fs.inotify.max_user_instances)")
+            throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
         }
         do {
             wake = try WakePipe()
         } catch {
             close(inotify)
             buffer.deallocate()
-            throw TailError(path: paths.first ?? "", problem: ExecutableLookup.errorText(error.errno))
+            throw TailError(path: paths.first ?? "", problem: Errno(rawValue: error.errno).description)
         }
         for index in self.files.indices {
             try attachDirectory(index)

@@ -1,12 +1,17 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The private directory compiled recipes are kept in:
 /// `$XDG_CACHE_HOME/rwatch`, default `~/.cache/rwatch`.
 ///
 /// A binary found there is executed, so the directory must be ours alone:
-/// it is created 0700, and one owned by another user, writable by group or
-/// others, or a symlink is refused.
+/// it is created 0700; one owned by another user, writable by group or
+/// others, or a symlink is refused; one of ours that others can only read
+/// or enter (an older rwatch's, a umask's) is made 0700 again.
+///
+/// Entries are named by the hash of what was compiled (`RecipeCompiler`),
+/// so a cached binary is found again only for the same text.
 struct RecipeCache {
     let path: String
 
@@ -23,9 +28,10 @@ struct RecipeCache {
         try makeDirectories(base)
         let path = base + "/rwatch"
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         try check(path)
+        try makePrivate(path)
         return RecipeCache(path: path)
     }
 
@@ -33,7 +39,7 @@ struct RecipeCache {
     static func check(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw RWatchError("refusing cache directory \(Quoted.path(path)): not a directory (a symlink?)")
@@ -46,6 +52,19 @@ struct RecipeCache {
         }
     }
 
+    /// Takes group and others' read and search bits off `path` (checked
+    /// by `check` to be our own directory, writable by us alone).
+    static func makePrivate(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
+        }
+        guard info.st_mode & 0o077 != 0 else { return }
+        guard chmod(path, 0o700) == 0 else {
+            throw RWatchError("cannot make cache directory \(Quoted.path(path)) private (chmod 700): \(Errno(rawValue: errno).description)")
+        }
+    }
+
     /// Where the binary for `key` lives (it may not exist yet).
     func binary(for key: String) -> String {
         "\(path)/\(key)/recipe"
@@ -55,7 +74,7 @@ struct RecipeCache {
     func scratch() throws -> String {
         var template = Array("\(path)/tmp-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RWatchError("cannot create a directory in \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create a directory in \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         return String(cString: made)
     }
@@ -70,7 +89,7 @@ struct RecipeCache {
         if FileSystem.isDirectory(path) { return }
         try makeDirectories(FileSystem.directory(of: path))
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
     }
 }

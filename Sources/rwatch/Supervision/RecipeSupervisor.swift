@@ -139,20 +139,24 @@ final class RecipeSupervisor {
         }
         fileWasMissing = false
         let started = clock.now
-        let place: (key: String, binary: String)
+        let snapshot: RecipeCompiler.Snapshot
         do {
-            place = try compiler.place(for: file)
+            snapshot = try compiler.snapshot(of: file)
         } catch {
             Terminal.error("\(error); the running recipe keeps going")
             return nil
         }
-        guard place.binary != binary, place.key != failedKey else { return nil }
+        guard snapshot.binary != binary, snapshot.key != failedKey else { return nil }
         Terminal.status("\(Quoted.path(file)) changed: reloading", color: .cyan)
         let next: String
         do {
-            next = try compiler.binary(for: file)
+            // The text just read and hashed is the one compiled.
+            next = try compiler.binary(for: snapshot)
         } catch {
-            failedKey = place.key
+            // A stop signal stopped the compiler: not a compile error; the
+            // loop takes the signal next.
+            if inbox.hasArrivals { return nil }
+            failedKey = snapshot.key
             Terminal.error("\(error); the running recipe keeps going")
             return nil
         }
@@ -242,7 +246,7 @@ final class RecipeSupervisor {
             // Leftovers are not rwatch's children until their parents are
             // gone, so their ends are not announced: look again shortly.
             var fd = pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)
-            let wait = force ? 50 : min(50, max(1, milliseconds(deadline - clock.now)))
+            let wait = force ? 50 : min(50, max(1, (deadline - clock.now).clampedMilliseconds))
             if poll(&fd, 1, Int32(wait)) > 0 { deferred += inbox.take() }
         }
     }
@@ -310,12 +314,7 @@ final class RecipeSupervisor {
     /// orphans that ended meanwhile).
     private func timeout() -> Int32 {
         guard let deadline = swapDeadline else { return 1000 }
-        return Int32(min(1000, max(0, milliseconds(deadline - clock.now))))
-    }
-
-    private func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        return Int32(min(1000, max(0, (deadline - clock.now).clampedMilliseconds)))
     }
 
     /// The recipe's name as its `Recipe(…)` says, else the file's name.

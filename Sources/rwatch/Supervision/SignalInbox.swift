@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The stop signals (SIGINT, SIGTERM, SIGHUP) as readable bytes for the
 /// supervisor's loop. rwatch's one signal owner takes them (blocked in
@@ -26,7 +27,7 @@ final class SignalInbox: Sendable {
         do {
             pipe = try GNUFunctions.makePipe()
         } catch {
-            throw RWatchError("cannot make a pipe: \(String(cString: strerror(error.errno)))")
+            throw RWatchError("cannot make a pipe: \(Errno(rawValue: error.errno).description)")
         }
         readEnd = pipe.read
         writeEnd = pipe.write
@@ -39,6 +40,12 @@ final class SignalInbox: Sendable {
             // A reload's compiler runs in its own group: stop it at once.
             DetachedThread.start { ProcessSupervisor.killAll() }
         }
+    }
+
+    /// True when a signal is waiting to be taken (it is left there).
+    var hasArrivals: Bool {
+        var fd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0
     }
 
     /// The signals that arrived since the last call (none when none did).
