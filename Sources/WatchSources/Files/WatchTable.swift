@@ -12,7 +12,7 @@ struct WatchTable {
         var gone = false
     }
 
-    private var watches: [FilePath: Watch] = [:]
+    private var watches = PathDictionary<Watch>()
     /// libinotifytools' fd, when found: lets removals skip the library's
     /// stderr complaint about watches the kernel already dropped.
     var descriptor: Int32? = nil
