@@ -13,7 +13,8 @@ let package = Package(
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.

@@ -7,9 +7,16 @@ public enum RecipeRunner {
     /// Subscribes to every pipeline of `recipe` and blocks until all have
     /// completed (returns the last command's shell status, 0 when none ran)
     /// or one fails (prints one line, returns 2). Ctrl-C stops every child
-    /// process group and exits 130 (`ProcessSupervisor`).
+    /// process group and exits 130 (`ProcessSupervisor`). What is polled
+    /// rather than watched with inotify, and the warning when inotify runs
+    /// out, are status lines on stderr.
     public static func run(_ recipe: Recipe) -> Int32 {
         ProcessSupervisor.installSignalHandlers()
+        let notices = FileWatcher.notices.subscribe(onNext: { notice in
+            guard case .polling = notice.kind else { return }
+            Terminal.status(notice.description, color: notice.isWarning ? .yellow : nil)
+        })
+        defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let subscription = recipe.outcomes.subscribe(

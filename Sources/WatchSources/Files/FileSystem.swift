@@ -73,6 +73,29 @@ enum FileSystem {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The contents of a small file as bytes, or nil.
+    static func readBytes(_ path: String, limit: Int = 1 << 22) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// `path` with every symbolic link resolved (`realpath(3)`), as bytes.
+    static func realPath(_ path: String) -> [UInt8]? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return Array(UnsafeRawBufferPointer(start: resolved, count: strlen(resolved)))
+    }
+
     /// `directory/name`, without doubling the root's slash.
     static func join(_ directory: String, _ name: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name

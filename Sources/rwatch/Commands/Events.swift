@@ -30,6 +30,8 @@ struct Events: ParsableCommand {
     @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
     var ignore: [String] = []
 
+    @OptionGroup var backendOptions: BackendOptions
+
     func validate() throws {
         for path in paths where !FileSystem.exists(path) {
             throw ValidationError("no such file or directory: \(Quoted.path(path))")
@@ -45,11 +47,18 @@ struct Events: ParsableCommand {
         var options = WatchOptions()
         options.include = filter
         options.exclude = ignore
+        options.backend = backendOptions.backend
         return options
     }
 
     func run() throws {
         ClosedOutput.endProcessWhenUnread()
+        // Which backend reports each root: the polled ones are announced by
+        // the runner, the inotify ones here.
+        let notices = FileWatcher.notices.subscribe(onNext: { notice in
+            if case .inotify = notice.kind { Terminal.status(notice.description) }
+        })
+        defer { notices.dispose() }
         let json = json
         let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: options).map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)

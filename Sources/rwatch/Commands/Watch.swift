@@ -35,6 +35,8 @@ struct Watch: ParsableCommand {
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
     var noDefaultIgnore = false
 
+    @OptionGroup var backendOptions: BackendOptions
+
     @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Quiet period after the last change before running (default 50ms; 2s, 0).", valueName: "duration"), transform: DurationParser.parse)
     var debounce: Duration = .milliseconds(50)
 
@@ -94,6 +96,7 @@ struct Watch: ParsableCommand {
         }.filter { !$0.isEmpty }
         options.useVCSIgnore = !noVCSIgnore
         options.useDefaultIgnore = !noDefaultIgnore
+        options.backend = backendOptions.backend
         return options
     }
 
