@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
@@ -38,14 +39,16 @@ let package = Package(
             dependencies: [
                 "RecipeKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         // Test helper only (not a product): a process running the supervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
-        // What every test target shares (waiting on a condition with a deadline).
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // What every test target shares: waiting on a condition with a
+        // deadline, temporary directories, marble diagrams on virtual time.
+        .target(name: "TestSupport", dependencies: ["Signals"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),

@@ -10,15 +10,17 @@ struct RWatch: ParsableCommand {
         commandName: "rwatch",
         abstract: "Watch files, timers and processes; run commands when they change.",
         discussion: """
-            With no subcommand, rwatch watches files and runs COMMAND on every change \
-            (see `rwatch watch --help` for every option). Changed paths reach the command \
-            as RWATCH_PATHS, RWATCH_COMMON_PATH and RWATCH_EVENTS_FILE, never pasted into it.
+            With no subcommand, rwatch watches files and runs COMMAND on every change; \
+            the first word that is not an option starts COMMAND and the rest is passed \
+            through untouched (put -- before a program named like a subcommand). Changed \
+            paths reach the command as RWATCH_PATHS, RWATCH_COMMON_PATH and \
+            RWATCH_EVENTS_FILE, never pasted into it.
 
             Examples:
-              rwatch -e swift -- swift build              (rebuild on save)
-              rwatch -r -w Sources -- swift run server    (restart a server)
-              rwatch -1 -- make test                      (run once, exit with its status)
-              rwatch --shell sh -- 'echo "$RWATCH_PATHS"' (see what changed)
+              rwatch -e swift swift build                 (rebuild on save)
+              rwatch -r -w Sources swift run server       (restart a server)
+              rwatch -1 make test                         (run once, exit with its status)
+              rwatch --shell sh 'echo "$RWATCH_PATHS"'    (see what changed)
               rwatch run rebuild-on-save                  (a bundled recipe)
               rwatch check my-recipe.swift                (compile a recipe only)
               rwatch events . --json                      (file events as JSON lines)
@@ -27,23 +29,38 @@ struct RWatch: ParsableCommand {
             Exit status: 0 ok; under --once the command's own status (128+N when it died \
             of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
             """,
-        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, Events.self, TailFiles.self],
+        version: Version.line,
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, ListRecipes.self, Events.self, TailFiles.self, PrintVersion.self],
         defaultSubcommand: Watch.self
     )
 
     /// Parses and runs; any usage or recipe error is one line on stderr and
     /// exit status 2 (ArgumentParser's default would be 64).
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if RootHelp.isRequested(arguments) {
+            Swift.print(RootHelp.text())
+            Glibc.exit(0)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             if exitCode(for: error) == .success {
                 Swift.print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            Terminal.error(message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)")
+            let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            Terminal.error(lowercasingFirstWord(line))
             Glibc.exit(2)
         }
+    }
+
+    /// ArgumentParser's messages start with a capital ("Unknown option");
+    /// rwatch's own are lower-case after `error:`, like the compilers'.
+    static func lowercasingFirstWord(_ line: String) -> String {
+        guard let first = line.first, first.isUppercase,
+              line.dropFirst().prefix(while: { $0 != " " }).allSatisfy({ $0.isLowercase }) else { return line }
+        return first.lowercased() + line.dropFirst()
     }
 }

@@ -77,8 +77,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     private func start(_ trigger: Trigger) {
         let environment = RunEnvironment(trigger.changes)
-        if options.clearScreen { Terminal.clearScreen() }
-        if options.statusLines { Terminal.starting(arguments, name: options.name, changes: trigger.changes) }
+        RunAnnouncer(arguments: arguments, options: options).starting(trigger.changes)
         var process = ProcessOptions()
         process.environment = options.environment.merging(environment.variables) { $1 }
         process.workingDirectory = options.workingDirectory
@@ -105,6 +104,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
                 finish(trigger, status, ContinuousClock.now - began, group: group.withLock { $0 }, environment)
             case .error(let error):
                 Terminal.error("\(error)")
+                if ShellHint.applies(to: error, arguments: arguments, shell: options.shell) { Terminal.status(ShellHint.text) }
                 finish(trigger, .exited(127), ContinuousClock.now - began, group: nil, environment)
             case .completed:
                 break
@@ -121,7 +121,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
         if stopping, let group { GroupReaper.reap(group, within: options.stopTimeout) }
         environment.remove()
-        if options.statusLines { Terminal.finished(options.name ?? RunResult.name(of: arguments), status, duration) }
+        RunAnnouncer(arguments: arguments, options: options).finished(status, duration)
         let name = options.name ?? RunResult.name(of: arguments)
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))

@@ -13,6 +13,16 @@ enum Notifier {
         return nil
     }
 
+    /// `-N`: a desktop notification when there is a desktop to show it,
+    /// else the terminal bell, else nothing (and never an error).
+    static func announce(_ message: String) {
+        if let command = desktopCommand(message) {
+            _ = ProcessSource.run(command, options: ProcessOptions()).subscribe()
+        } else {
+            Terminal.bell()
+        }
+    }
+
     static func show(_ message: String, command: [String]?) {
         if let command {
             _ = ProcessSource.run(command, options: ProcessOptions()).subscribe()

@@ -20,7 +20,7 @@ extension Signal where Value: RunTrigger {
         _ arguments: [String],
         onBusy: OnBusy = .queue,
         options: RunOptions = RunOptions(),
-        scheduler: some Scheduler = QueueScheduler(label: "rwatch.run")
+        scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<RunResult> {
         precondition(!arguments.isEmpty, "run needs a command")
         let source = self

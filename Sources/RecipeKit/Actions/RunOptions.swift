@@ -1,6 +1,6 @@
 import Glibc
 
-/// How a run action starts and stops its command.
+/// How a `run` action starts its command and what it tells the user.
 public struct RunOptions: Sendable {
     /// A name for the step in status lines and `RunResult.summary`
     /// (default: the program's name).
@@ -14,10 +14,19 @@ public struct RunOptions: Sendable {
     /// Prefix every output line (e.g. `"[server] "`); nil lets the command
     /// write straight to rwatch's own stdout and stderr.
     public var outputPrefix: String?
-    /// Clear the screen before each run (`-c`).
-    public var clearScreen = false
-    /// Print a status line on stderr before and after each run.
+    /// Clear the screen before each run (`-c`), or also the scrollback (`-cc`).
+    public var clear: ScreenClearing = .off
+    /// Print a status line on stderr before and after each run (`-q` turns
+    /// them off).
     public var statusLines = true
+    /// Print the events that led to each run on stderr, one line each,
+    /// before it starts (`--print-events`).
+    public var printEvents = false
+    /// Tell the desktop (`notify-send`) when runs start, end, or both; a
+    /// terminal bell where there is no desktop (`-N`).
+    public var notify: NotifyWhen?
+    /// Ring the terminal bell when a run ends (`--bell`).
+    public var bell = false
     /// Extra environment variables for the command.
     public var environment: [String: String] = [:]
     /// The command's working directory; nil keeps rwatch's.
@@ -26,7 +35,8 @@ public struct RunOptions: Sendable {
     /// Options with the defaults above; every field can be set here.
     public init(
         name: String? = nil, shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
-        outputPrefix: String? = nil, clearScreen: Bool = false, statusLines: Bool = true,
+        outputPrefix: String? = nil, clear: ScreenClearing = .off, statusLines: Bool = true,
+        printEvents: Bool = false, notify: NotifyWhen? = nil, bell: Bool = false,
         environment: [String: String] = [:], workingDirectory: String? = nil
     ) {
         self.name = name
@@ -34,9 +44,35 @@ public struct RunOptions: Sendable {
         self.stopSignal = stopSignal
         self.stopTimeout = stopTimeout
         self.outputPrefix = outputPrefix
-        self.clearScreen = clearScreen
+        self.clear = clear
         self.statusLines = statusLines
+        self.printEvents = printEvents
+        self.notify = notify
+        self.bell = bell
         self.environment = environment
         self.workingDirectory = workingDirectory
     }
+}
+
+/// What `RunOptions.clear` wipes before each run.
+public enum ScreenClearing: Sendable, Hashable {
+    /// Nothing.
+    case off
+    /// The visible screen (`-c`).
+    case screen
+    /// The screen and the terminal's scrollback (`-cc`, as entr does).
+    case screenAndScrollback
+}
+
+/// When `RunOptions.notify` sends a desktop notification.
+public enum NotifyWhen: String, Sendable, CaseIterable {
+    /// When a run starts.
+    case start
+    /// When a run ends, with its status.
+    case end
+    /// Both.
+    case both
+
+    var atStart: Bool { self != .end }
+    var atEnd: Bool { self != .start }
 }

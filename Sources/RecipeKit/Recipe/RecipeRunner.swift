@@ -13,8 +13,13 @@ public enum RecipeRunner {
     public static func run(_ recipe: Recipe) -> Int32 {
         ProcessSupervisor.installSignalHandlers()
         let notices = FileWatcher.notices.subscribe(onNext: { notice in
-            guard case .polling = notice.kind else { return }
-            Terminal.status(notice.description, color: notice.isWarning ? .yellow : nil)
+            if notice.isWarning {
+                Terminal.warning(notice.description)
+            } else if case .polling = notice.kind {
+                Terminal.status(notice.description)
+            } else {
+                Diagnostics.verbose(notice.description)
+            }
         })
         defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)

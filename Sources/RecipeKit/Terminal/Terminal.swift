@@ -2,26 +2,49 @@ import Glibc
 
 /// rwatch's voice on the terminal: status lines on stderr before and after
 /// each run, coloured on a terminal, plain when piped or when `NO_COLOR` is
-/// set (https://no-color.org). Every line goes out in one `write(2)`, so
-/// lines from concurrent runs never interleave mid-line.
+/// set (https://no-color.org), unless `colorChoice` says otherwise. Every
+/// line goes out in one `write(2)`, so lines from concurrent runs never
+/// interleave mid-line. Status and error lines are copied to `Diagnostics`
+/// (the log file).
 public enum Terminal {
     /// The colours status lines and `print(color:)` use.
     public enum Color: String, Sendable {
         case red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36", dim = "2"
     }
 
-    /// Whether stderr gets colours.
-    public static let colorsStandardError = wantsColor(fd: 2)
-    /// Whether stdout gets colours.
-    public static let colorsStandardOutput = wantsColor(fd: 1)
-
-    private static func wantsColor(fd: Int32) -> Bool {
-        if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
-        return isatty(fd) == 1
+    /// When to colour: `auto` colours a terminal unless `NO_COLOR` is set;
+    /// `always` and `never` decide regardless (`--color`).
+    public enum ColorChoice: String, Sendable, CaseIterable {
+        case auto, always, never
     }
 
-    /// `rwatch: src/a.swift (+2 more) → swift build`, before a run.
-    static func starting(_ arguments: [String], name: String?, changes: ChangeBatch?) {
+    private static let choice = Locked(ColorChoice.auto)
+    private static let noColor: Bool = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+    private static let standardOutputIsTerminal = isatty(1) == 1
+    private static let standardErrorIsTerminal = isatty(2) == 1
+
+    /// The colour choice for every later line (default `auto`).
+    public static var colorChoice: ColorChoice {
+        get { choice.withLock { $0 } }
+        set { choice.withLock { $0 = newValue } }
+    }
+
+    /// Whether stderr gets colours.
+    public static var colorsStandardError: Bool { wantsColor(terminal: standardErrorIsTerminal) }
+    /// Whether stdout gets colours.
+    public static var colorsStandardOutput: Bool { wantsColor(terminal: standardOutputIsTerminal) }
+
+    private static func wantsColor(terminal: Bool) -> Bool {
+        switch colorChoice {
+        case .always: return true
+        case .never: return false
+        case .auto: return terminal && !noColor
+        }
+    }
+
+    /// `rwatch: src/a.swift (+2 more) → swift build`, before a run; with
+    /// `show` false it only reaches `Diagnostics` (the log file under `-q`).
+    static func starting(_ arguments: [String], name: String?, changes: ChangeBatch?, show: Bool = true) {
         let paths = changes?.paths ?? []
         let what: String
         if let first = paths.first {
@@ -31,28 +54,48 @@ public enum Terminal {
             what = "starting "
         }
         let command = arguments.joined(separator: " ")
-        status(what + (name.map { "\($0): \(command)" } ?? command), color: .cyan)
+        status(what + (name.map { "\($0): \(command)" } ?? command), color: .cyan, show: show)
     }
 
-    /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run.
-    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration) {
+    /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run; `show` as
+    /// for `starting`.
+    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, show: Bool = true) {
         let how: String
         switch status {
         case .exited(let code): how = "exited \(code)"
         case .signaled(let number): how = "killed by \(SignalName.name(number))"
         }
         let mark = status.succeeded ? "✓" : "✗"
-        Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red)
+        Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
+    }
+
+    /// A status line for the log only, or for stderr and the log.
+    private static func status(_ text: String, color: Color?, show: Bool) {
+        if show { status(text, color: color) } else { Diagnostics.log(.info, text) }
     }
 
     /// One status line on stderr.
     public static func status(_ text: String, color: Color? = nil) {
         write(line: "rwatch: " + text, color: colorsStandardError ? color : nil, fd: 2)
+        Diagnostics.log(.info, text)
     }
 
     /// One error line on stderr: `rwatch: error: …`.
     public static func error(_ text: String) {
         write(line: "rwatch: error: " + text, color: colorsStandardError ? .red : nil, fd: 2)
+        Diagnostics.log(.error, text)
+    }
+
+    /// One warning line on stderr: `rwatch: warning: …`.
+    public static func warning(_ text: String) {
+        write(line: "rwatch: warning: " + text, color: colorsStandardError ? .yellow : nil, fd: 2)
+        Diagnostics.log(.warning, text)
+    }
+
+    /// The terminal bell on stderr, when stderr is a terminal (a bell in a
+    /// log file or a pipe is noise).
+    public static func bell() {
+        if standardErrorIsTerminal { writeAll("\u{7}", fd: 2) }
     }
 
     /// One output line of a command or a recipe, with `prefix`.
@@ -75,9 +118,14 @@ public enum Terminal {
         writeAll(text, fd: 1)
     }
 
-    /// Clears the screen and the scrollback, like `entr -c`.
-    static func clearScreen() {
-        writeAll("\u{1B}[H\u{1B}[2J\u{1B}[3J", fd: 1)
+    /// Clears the screen (`-c`), or the screen and its scrollback (`-cc`,
+    /// entr's convention), on stdout where the command writes.
+    static func clear(_ clearing: ScreenClearing) {
+        switch clearing {
+        case .off: break
+        case .screen: writeAll("\u{1B}[H\u{1B}[2J", fd: 1)
+        case .screenAndScrollback: writeAll("\u{1B}[H\u{1B}[2J\u{1B}[3J", fd: 1)
+        }
     }
 
     /// `12 ms` below a second, `1.20 s` above.

@@ -1,5 +1,5 @@
 /// A first-in first-out queue with O(1) amortized `popFirst`, for operators
-/// that buffer values (zip, concatMap, delay).
+/// that buffer values (zip, concatMap, delay) and `SerialQueue`'s backlog.
 struct FIFO<Element> {
     private var storage: [Element] = []
     private var head = 0

@@ -13,8 +13,7 @@ final class SerialQueue<Item>: @unchecked Sendable {
     // to run the body) is handed over through `wip` with acquire/release order.
     private let wip = Atomic<Int>(0)
     private let lock = Lock()
-    private var pending: [Item] = []
-    private var head = 0
+    private var pending = FIFO<Item>()
 
     init() {}
 
@@ -42,15 +41,6 @@ final class SerialQueue<Item>: @unchecked Sendable {
     }
 
     private func pop() -> Item? {
-        lock.withLock {
-            guard head < pending.count else { return nil }
-            let item = pending[head]
-            head += 1
-            if head == pending.count {
-                pending.removeAll(keepingCapacity: pending.count <= 64)
-                head = 0
-            }
-            return item
-        }
+        lock.withLock { pending.popFirst() }
     }
 }

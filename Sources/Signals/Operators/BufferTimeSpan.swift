@@ -11,58 +11,85 @@ extension Signal {
     /// emits what was collected, then completes; an error is forwarded at
     /// once and drops it. Disposing disposes the source and cancels the timer.
     public func buffer(timeSpan: Duration, count: Int = .max, scheduler: some Scheduler) -> Signal<[Value]> {
-        let limit = Swift.max(1, count)
-        return Signal<[Value]>.drained { observer in
-            let timer = SerialDisposable()
-            var buffer: [Value] = []
-            var generation = 0
-            var done = false
-            let inputs = Drain<BufferTimeSpanInput<Value>> { drain, input in
-                guard !done else { return }
-                var emit = false
-                switch input {
-                case .start: break
-                case .event(.next(let value)):
-                    buffer.append(value)
-                    guard buffer.count >= limit else { return }
-                    emit = true
-                case .due(let tag):
-                    guard tag == generation else { return }
-                    emit = true
-                case .event(.completed):
-                    done = true
-                    timer.dispose()
-                    let last = buffer
-                    buffer = []
-                    observer.sendNext(last)
-                    return observer.sendCompleted()
-                case .event(.error(let error)):
-                    done = true
-                    timer.dispose()
-                    buffer = []
-                    return observer.sendError(error)
-                }
-                // A new span starts with its own timer.
-                generation += 1
-                let tag = generation
-                timer.disposable = scheduler.schedule(after: timeSpan) { drain.submit(.due(tag)) }
-                if emit {
-                    let full = buffer
-                    buffer = []
-                    observer.sendNext(full)
+        timed(on: scheduler) {
+            var state = BufferTimeSpanState<Value>(limit: Swift.max(1, count))
+            return { input, timer, observer in
+                switch state.step(input) {
+                case .none:
+                    break
+                case .startSpan(let span):
+                    timer.arm(after: timeSpan, span)
+                case .emitStartingSpan(let values, let span):
+                    // A new span starts with its own timer, then the full one goes out.
+                    timer.arm(after: timeSpan, span)
+                    observer.sendNext(values)
+                case .complete(let values):
+                    timer.cancel()
+                    observer.sendNext(values)
+                    observer.sendCompleted()
+                case .fail(let error):
+                    timer.cancel()
+                    observer.sendError(error)
                 }
             }
-            inputs.submit(.start)
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
 
-/// The inputs of `buffer(timeSpan:count:scheduler:)`: the subscription, the
-/// source's events and the span timer.
-enum BufferTimeSpanInput<Value> {
-    case start
-    case event(Event<Value>)
-    case due(Int)
+/// What `buffer(timeSpan:count:scheduler:)` knows: the values of the current
+/// span and which span is current (a span that ends full re-arms the timer,
+/// and the older firing may already be on its way), or that it finished.
+struct BufferTimeSpanState<Value> {
+    enum Phase {
+        case collecting([Value], span: Int)
+        case finished
+    }
+
+    /// What the operator does after a step, outside the state.
+    enum Action {
+        case none
+        /// Arm the timer for this span.
+        case startSpan(Int)
+        /// Arm the timer for this new span, then send the previous span's values.
+        case emitStartingSpan([Value], Int)
+        /// Cancel the timer, send what was collected, complete.
+        case complete([Value])
+        /// Cancel the timer and fail; what was collected is dropped.
+        case fail(any Error)
+    }
+
+    let limit: Int
+    private(set) var phase: Phase = .collecting([], span: 0)
+
+    mutating func step(_ input: TimedInput<Value, Int>) -> Action {
+        guard case .collecting(var values, let span) = phase else {
+            // Only a late firing can come once finished.
+            guard case .timerFired = input else { preconditionFailure("buffer: an event after the source ended") }
+            return .none
+        }
+        switch input {
+        case .start:
+            phase = .collecting([], span: span + 1)
+            return .startSpan(span + 1)
+        case .event(.next(let value)):
+            phase = .finished  // so that `values` is uniquely referenced
+            values.append(value)
+            guard values.count >= limit else {
+                phase = .collecting(values, span: span)
+                return .none
+            }
+            phase = .collecting([], span: span + 1)
+            return .emitStartingSpan(values, span + 1)
+        case .timerFired(let tag):
+            guard tag == span else { return .none }
+            phase = .collecting([], span: span + 1)
+            return .emitStartingSpan(values, span + 1)
+        case .event(.completed):
+            phase = .finished
+            return .complete(values)
+        case .event(.error(let error)):
+            phase = .finished
+            return .fail(error)
+        }
+    }
 }

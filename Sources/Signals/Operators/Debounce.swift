@@ -7,66 +7,160 @@ extension Signal {
     ///
     /// Completion flushes a pending value at once, then completes. An error
     /// passes through at once and drops it. Disposing disposes the source and
-    /// cancels the timer.
+    /// cancels the timer. A steady stream postpones the value for ever: give
+    /// it a cap with `debounce(_:maxWait:scheduler:)`.
     public func debounce(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal.drained { observer in
-            let timer = SerialDisposable()
-            var state = DebounceState<Value>()
-            let inputs = Drain<DebounceState<Value>.Input> { drain, input in
-                let output = state.step(input)
-                if let value = output.value { observer.sendNext(value) }
-                if let generation = output.startTimer {
-                    timer.disposable = scheduler.schedule(after: interval) { drain.submit(.due(generation)) }
-                }
-                if let terminal = output.terminal {
-                    timer.dispose()
-                    observer.send(terminal)
+        debounced(interval, maxWait: nil, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
+    }
+
+    /// The body of every `debounce`: `DebounceState` in the timed frame.
+    func debounced<Batch>(
+        _ interval: Duration, maxWait: Duration?, flushOnError: Bool, scheduler: some Scheduler,
+        start: @escaping @Sendable (Value) -> Batch, collect: @escaping @Sendable (inout Batch, Value) -> Void
+    ) -> Signal<Batch> {
+        timed(on: scheduler) {
+            var state = DebounceState<Value, Batch>(
+                interval: interval, maxWait: maxWait, flushOnError: flushOnError, start: start, collect: collect
+            )
+            return { input, timer, observer in
+                switch state.step(input, at: timer.now) {
+                case .none:
+                    break
+                case .arm(let delay):
+                    timer.arm(after: delay, ())
+                case .emit(let batch):
+                    observer.sendNext(batch)
+                case .complete(let batch):
+                    timer.cancel()
+                    if let batch { observer.sendNext(batch) }
+                    observer.sendCompleted()
+                case .fail(let batch, let error):
+                    timer.cancel()
+                    if let batch { observer.sendNext(batch) }
+                    observer.sendError(error)
                 }
             }
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
 
-/// What `debounce` knows: the value waiting for quiet, and which timer is
-/// current (an older timer firing late is ignored).
-struct DebounceState<Value> {
-    enum Input {
-        case event(Event<Value>)
-        case due(Int)
+/// What `debounce` knows: nothing waiting, a window collecting values until
+/// it closes, or finished. A window closes `interval` after its last value
+/// or, with a cap, `maxWait` after its first, whichever comes first.
+///
+/// One timer is armed while a window is open. A window's end only moves
+/// later, so that timer fires at or before it; when the end has moved, the
+/// timer is armed again for the rest (one timer per window, not one per
+/// value).
+struct DebounceState<Value, Batch> {
+    /// What the operator does after a step, outside the state.
+    enum Action {
+        case none
+        /// Arm the window's timer to fire after this delay.
+        case arm(after: Duration)
+        /// Send the closed window's batch.
+        case emit(Batch)
+        /// Cancel the timer, send the open window's batch if there is one,
+        /// then complete.
+        case complete(Batch?)
+        /// Cancel the timer, send the open window's batch if there is one
+        /// (only with `flushOnError`), then fail.
+        case fail(Batch?, any Error)
     }
 
-    struct Output {
-        var value: Value?
-        /// Start a timer that delivers `.due` with this generation.
-        var startTimer: Int?
-        var terminal: Event<Value>?
+    /// An open window: what it collected, the latest it may close (nil
+    /// without a cap), and when it closes if nothing else comes.
+    struct Window {
+        var batch: Batch
+        let cap: Duration?
+        var closes: Duration
     }
 
-    private var pending: Value?
-    private var generation = 0
-    private var done = false
+    enum Phase {
+        case idle
+        case collecting(Window)
+        case finished
+    }
 
-    mutating func step(_ input: Input) -> Output {
-        guard !done else { return Output() }
+    let interval: Duration
+    /// At least `interval`, or nil for no cap.
+    let maxWait: Duration?
+    /// Whether an error sends the open window's batch first (batches of
+    /// things that happened) or drops it (a last value, now moot).
+    let flushOnError: Bool
+    /// Makes a window's batch from its first value.
+    let start: (Value) -> Batch
+    /// Adds a later value to the batch.
+    let collect: (inout Batch, Value) -> Void
+    private(set) var phase: Phase = .idle
+
+    init(interval: Duration, maxWait: Duration?, flushOnError: Bool, start: @escaping (Value) -> Batch,
+         collect: @escaping (inout Batch, Value) -> Void) {
+        let interval = max(interval, .zero)
+        self.interval = interval
+        self.maxWait = maxWait.map { max($0, interval) }
+        self.flushOnError = flushOnError
+        self.start = start
+        self.collect = collect
+    }
+
+    mutating func step(_ input: TimedInput<Value, Void>, at now: Duration) -> Action {
         switch input {
-        case .event(.next(let value)):
-            pending = value
-            generation += 1
-            return Output(startTimer: generation)
-        case .due(let tag):
-            guard tag == generation, let value = pending else { return Output() }
-            pending = nil
-            return Output(value: value)
-        case .event(.completed):
-            done = true
-            defer { pending = nil }
-            return Output(value: pending, terminal: .completed)
-        case .event(let terminal):
-            done = true
-            pending = nil
-            return Output(terminal: terminal)
+        case .start: return .none
+        case .event(.next(let value)): return next(value, at: now)
+        case .event(.completed): return complete()
+        case .event(.error(let error)): return fail(error)
+        case .timerFired: return timerFired(at: now)
         }
+    }
+
+    mutating func next(_ value: Value, at now: Duration) -> Action {
+        switch phase {
+        case .idle:
+            let cap = maxWait.map { now + $0 }
+            phase = .collecting(Window(batch: start(value), cap: cap, closes: closing(after: now, cap: cap)))
+            return .arm(after: interval)
+        case .collecting(var window):
+            // Out of `phase` first, so that the batch is uniquely referenced
+            // and `collect` adds to it in place.
+            phase = .idle
+            collect(&window.batch, value)
+            window.closes = closing(after: now, cap: window.cap)
+            phase = .collecting(window)
+            return .none
+        case .finished:
+            preconditionFailure("debounce: a value after the source ended")
+        }
+    }
+
+    mutating func timerFired(at now: Duration) -> Action {
+        // A timer that fired as the source ended finds the state finished.
+        guard case .collecting(let window) = phase else { return .none }
+        if now < window.closes { return .arm(after: window.closes - now) }
+        phase = .idle
+        return .emit(window.batch)
+    }
+
+    mutating func complete() -> Action {
+        defer { phase = .finished }
+        switch phase {
+        case .idle: return .complete(nil)
+        case .collecting(let window): return .complete(window.batch)
+        case .finished: preconditionFailure("debounce: the source ended twice")
+        }
+    }
+
+    mutating func fail(_ error: any Error) -> Action {
+        defer { phase = .finished }
+        switch phase {
+        case .idle: return .fail(nil, error)
+        case .collecting(let window): return .fail(flushOnError ? window.batch : nil, error)
+        case .finished: preconditionFailure("debounce: the source ended twice")
+        }
+    }
+
+    private func closing(after now: Duration, cap: Duration?) -> Duration {
+        guard let cap else { return now + interval }
+        return min(now + interval, cap)
     }
 }

@@ -9,43 +9,97 @@ extension Signal {
     /// what was still delayed. Disposing disposes the source and cancels the
     /// timer; delayed events are dropped.
     public func delay(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal.drained { observer in
-            let timer = SerialDisposable()
-            var delayed = FIFO<(due: Duration, event: Event<Value>)>()
-            var timerRunning = false
-            let inputs = Drain<DelayInput<Value>> { drain, input in
+        timed(on: scheduler) {
+            var state = DelayState<Value>(interval: interval)
+            return { (input: TimedInput<Value, Void>, timer, observer) in
                 guard !observer.isStopped else { return }
                 switch input {
-                case .event(.error(let error)):
-                    delayed.removeAll()
-                    timer.dispose()
-                    return observer.sendError(error)
+                case .start:
+                    break
                 case .event(let event):
-                    delayed.append((scheduler.now + interval, event))
-                    guard !timerRunning else { return }
-                case .due:
-                    let now = scheduler.now
-                    while let head = delayed.first, head.due <= now, !observer.isStopped {
-                        _ = delayed.popFirst()
-                        observer.send(head.event)
+                    switch state.receive(event, at: timer.now) {
+                    case .none: break
+                    case .arm(let delay): timer.arm(after: delay, ())
+                    case .fail(let error):
+                        timer.cancel()
+                        observer.sendError(error)
                     }
-                }
-                // One timer at a time, for the oldest delayed event.
-                if let head = delayed.first {
-                    timerRunning = true
-                    timer.disposable = scheduler.schedule(after: head.due - scheduler.now) { drain.submit(.due) }
-                } else {
-                    timerRunning = false
+                case .timerFired:
+                    let now = timer.now
+                    while !observer.isStopped, let event = state.popDue(at: now) {
+                        observer.send(event)
+                    }
+                    if let delay = state.nextDelay(at: now) { timer.arm(after: delay, ()) }
                 }
             }
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
 
-/// The inputs of `delay`: the source's events and its timer.
-enum DelayInput<Value> {
-    case event(Event<Value>)
-    case due
+/// What `delay` knows: the events waiting for their time, oldest first,
+/// with the timer armed for the oldest; nothing waiting (no timer); or
+/// finished (an error passed, or the delayed completion was delivered).
+struct DelayState<Value> {
+    struct Delayed {
+        let due: Duration
+        let event: Event<Value>
+    }
+
+    enum Phase {
+        case idle
+        case delaying(FIFO<Delayed>)
+        case finished
+    }
+
+    /// What the operator does after an event, outside the state.
+    enum Action {
+        case none
+        /// Arm the timer for the first delayed event.
+        case arm(after: Duration)
+        /// Cancel the timer and fail at once; what was delayed is dropped.
+        case fail(any Error)
+    }
+
+    let interval: Duration
+    private(set) var phase: Phase = .idle
+
+    mutating func receive(_ event: Event<Value>, at now: Duration) -> Action {
+        if case .error(let error) = event {
+            phase = .finished
+            return .fail(error)
+        }
+        switch phase {
+        case .idle:
+            var queue = FIFO<Delayed>()
+            queue.append(Delayed(due: now + interval, event: event))
+            phase = .delaying(queue)
+            return .arm(after: interval)
+        case .delaying(var queue):
+            phase = .idle  // so that `queue` is uniquely referenced
+            queue.append(Delayed(due: now + interval, event: event))
+            phase = .delaying(queue)
+            return .none
+        case .finished:
+            preconditionFailure("delay: an event after the source ended")
+        }
+    }
+
+    /// The oldest delayed event if it is due by `now`, taken off the queue.
+    mutating func popDue(at now: Duration) -> Event<Value>? {
+        guard case .delaying(var queue) = phase, let head = queue.first, head.due <= now else { return nil }
+        phase = .idle
+        _ = queue.popFirst()
+        if head.event.isTerminal {
+            phase = .finished
+        } else if !queue.isEmpty {
+            phase = .delaying(queue)
+        }
+        return head.event
+    }
+
+    /// How long until the oldest delayed event is due, when one waits.
+    func nextDelay(at now: Duration) -> Duration? {
+        guard case .delaying(let queue) = phase, let head = queue.first else { return nil }
+        return head.due - now
+    }
 }

@@ -11,81 +11,90 @@ extension Signal {
     /// an error passes through at once and drops it. Disposing disposes the
     /// source and cancels the window's timer.
     public func throttle(_ interval: Duration, latest: Bool = false, scheduler: some Scheduler) -> Signal<Value> {
-        Signal.drained { observer in
-            let timer = SerialDisposable()
+        timed(on: scheduler) {
             var state = ThrottleState<Value>(latest: latest)
-            let inputs = Drain<ThrottleState<Value>.Input> { drain, input in
-                let output = state.step(input)
-                // The window starts when its value arrives: timer first.
-                if let window = output.startWindow {
-                    timer.disposable = scheduler.schedule(after: interval) { drain.submit(.windowEnd(window)) }
-                }
-                if let value = output.value { observer.sendNext(value) }
-                if let terminal = output.terminal {
-                    timer.dispose()
-                    observer.send(terminal)
+            return { input, timer, observer in
+                switch state.step(input) {
+                case .none:
+                    break
+                case .emitOpeningWindow(let value):
+                    // The window starts when its value arrives: timer first.
+                    timer.arm(after: interval, ())
+                    observer.sendNext(value)
+                case .complete(let value):
+                    timer.cancel()
+                    if let value { observer.sendNext(value) }
+                    observer.sendCompleted()
+                case .fail(let error):
+                    timer.cancel()
+                    observer.sendError(error)
                 }
             }
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
 
-/// What `throttle` knows: whether a window is open, the value waiting for
-/// its end (with `latest`), and which timer is current.
+/// What `throttle` knows: whether a window is open and, with `latest`, the
+/// value waiting for its end. One timer runs per window and nothing else
+/// arms it, so a firing always ends the current window.
 struct ThrottleState<Value> {
-    enum Input {
-        case event(Event<Value>)
-        case windowEnd(Int)
+    enum Phase {
+        /// No window: the next value is emitted at once and opens one.
+        case open
+        /// A window runs until its timer fires; `latest` is the last value
+        /// it saw (only with `latest: true`).
+        case window(latest: Value?)
+        case finished
     }
 
-    struct Output {
-        var value: Value?
-        /// Start a timer that ends the window with this generation.
-        var startWindow: Int?
-        var terminal: Event<Value>?
+    /// What the operator does after a step, outside the state.
+    enum Action {
+        case none
+        /// Open a window (arm its timer), then send the value.
+        case emitOpeningWindow(Value)
+        /// Cancel the timer, send the pending latest value if any, complete.
+        case complete(Value?)
+        /// Cancel the timer and fail; a pending latest value is dropped.
+        case fail(any Error)
     }
 
     let latest: Bool
-    private var windowOpen = false
-    private var pending: Value?
-    private var generation = 0
-    private var done = false
+    private(set) var phase: Phase = .open
 
     init(latest: Bool) {
         self.latest = latest
     }
 
-    mutating func step(_ input: Input) -> Output {
-        guard !done else { return Output() }
-        switch input {
-        case .event(.next(let value)):
-            if !windowOpen { return openWindow(emitting: value) }
-            if latest { pending = value }
-            return Output()
-        case .windowEnd(let window):
-            guard windowOpen, window == generation else { return Output() }
-            if let value = pending {
-                pending = nil
-                return openWindow(emitting: value)
-            }
-            windowOpen = false
-            return Output()
-        case .event(.completed):
-            done = true
-            defer { pending = nil }
-            return Output(value: pending, terminal: .completed)
-        case .event(let terminal):
-            done = true
-            pending = nil
-            return Output(terminal: terminal)
+    mutating func step(_ input: TimedInput<Value, Void>) -> Action {
+        switch (input, phase) {
+        case (.start, _):
+            return .none
+        case (.event(.next(let value)), .open):
+            phase = .window(latest: nil)
+            return .emitOpeningWindow(value)
+        case (.event(.next(let value)), .window):
+            if latest { phase = .window(latest: value) }
+            return .none
+        case (.timerFired, .window(let value?)):
+            phase = .window(latest: nil)
+            return .emitOpeningWindow(value)
+        case (.timerFired, .window(nil)):
+            phase = .open
+            return .none
+        case (.timerFired, .open), (.timerFired, .finished):
+            // A firing as the source ended finds the state finished.
+            return .none
+        case (.event(.completed), .open):
+            phase = .finished
+            return .complete(nil)
+        case (.event(.completed), .window(let value)):
+            phase = .finished
+            return .complete(value)
+        case (.event(.error(let error)), .open), (.event(.error(let error)), .window):
+            phase = .finished
+            return .fail(error)
+        case (.event, .finished):
+            preconditionFailure("throttle: an event after the source ended")
         }
-    }
-
-    private mutating func openWindow(emitting value: Value) -> Output {
-        windowOpen = true
-        generation += 1
-        return Output(value: value, startWindow: generation)
     }
 }

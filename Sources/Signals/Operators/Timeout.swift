@@ -9,38 +9,70 @@ extension Signal {
     /// the source is disposed. Disposing disposes the source and cancels
     /// the timer.
     public func timeout(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
-        Signal.drained { observer in
-            let timer = SerialDisposable()
-            var generation = 0
-            var done = false
-            let inputs = Drain<TimeoutInput<Value>> { drain, input in
-                guard !done else { return }
-                switch input {
-                case .start, .event(.next):
-                    generation += 1
-                    let tag = generation
-                    if case .event(let event) = input { observer.send(event) }
-                    timer.disposable = scheduler.schedule(after: interval) { drain.submit(.due(tag)) }
-                case .event(let terminal):
-                    done = true
-                    timer.dispose()
+        timed(on: scheduler) {
+            var state = TimeoutState<Value>()
+            return { input, timer, observer in
+                switch state.step(input) {
+                case .none:
+                    break
+                case .arm(let generation):
+                    timer.arm(after: interval, generation)
+                case .forwardRearming(let value, let generation):
+                    observer.sendNext(value)
+                    timer.arm(after: interval, generation)
+                case .end(let terminal):
+                    timer.cancel()
                     observer.send(terminal)
-                case .due(let tag):
-                    guard tag == generation else { return }
-                    done = true
+                case .timedOut:
                     observer.sendError(TimeoutError(interval: interval))
                 }
             }
-            inputs.submit(.start)
-            let source = self.start({ inputs.submit(.event($0)) })
-            return CompositeDisposable([source, timer])
         }
     }
 }
 
-/// The inputs of `timeout`: the subscription, the source's events and the timer.
-enum TimeoutInput<Value> {
-    case start
-    case event(Event<Value>)
-    case due(Int)
+/// What `timeout` knows: which arming of the timer is current (each value
+/// re-arms it, and an older firing may already be on its way), or that it
+/// has finished.
+struct TimeoutState<Value> {
+    enum Phase {
+        case waiting(generation: Int)
+        case finished
+    }
+
+    /// What the operator does after a step, outside the state.
+    enum Action {
+        case none
+        /// Arm the timer with this generation.
+        case arm(Int)
+        /// Send the value, then re-arm the timer with this generation.
+        case forwardRearming(Value, Int)
+        /// Cancel the timer and send this terminal event.
+        case end(Event<Value>)
+        /// Fail with `TimeoutError`.
+        case timedOut
+    }
+
+    private(set) var phase: Phase = .waiting(generation: 0)
+
+    mutating func step(_ input: TimedInput<Value, Int>) -> Action {
+        // Once timed out, the source may still send until its disposal
+        // lands, and a late firing may come: both are ignored.
+        guard case .waiting(let generation) = phase else { return .none }
+        switch input {
+        case .start:
+            phase = .waiting(generation: generation + 1)
+            return .arm(generation + 1)
+        case .event(.next(let value)):
+            phase = .waiting(generation: generation + 1)
+            return .forwardRearming(value, generation + 1)
+        case .event(let terminal):
+            phase = .finished
+            return .end(terminal)
+        case .timerFired(let tag):
+            guard tag == generation else { return .none }
+            phase = .finished
+            return .timedOut
+        }
+    }
 }

@@ -1,8 +1,11 @@
-/// A burst of file events seen as one change (typically what `debounce` or
-/// `buffer` collected): the changed paths, what happened to each, and the
-/// deepest directory containing them all.
+/// A burst of file events seen as one change: the changed paths, what
+/// happened to each, and the deepest directory containing them all. Events
+/// are coalesced as they are added, so a batch holds one entry per path and
+/// kind however long the burst.
 ///
-///     watcher.buffer(.milliseconds(100), scheduler: s).map(ChangeBatch.init)
+///     watcher.debounce(.milliseconds(50), maxWait: .seconds(1), scheduler: s, into: ChangeBatch()) {
+///         $0.add($1)
+///     }
 public struct ChangeBatch: Sendable, Hashable {
     /// The events in arrival order, one per path and kind (repeats dropped).
     public var events: [FileEvent]
@@ -11,11 +14,16 @@ public struct ChangeBatch: Sendable, Hashable {
     /// What happened to each path.
     public var kinds: [String: Set<FileEvent.Kind>]
 
-    /// A batch of `events`.
-    public init(_ events: [FileEvent]) {
-        self.events = []
+    /// An empty batch, to add events to.
+    public init() {
+        events = []
         paths = []
         kinds = [:]
+    }
+
+    /// A batch of `events`.
+    public init(_ events: [FileEvent]) {
+        self.init()
         for event in events { add(event) }
     }
 
@@ -44,7 +52,9 @@ public struct ChangeBatch: Sendable, Hashable {
         return merged
     }
 
-    private mutating func add(_ event: FileEvent) {
+    /// Adds `event`, unless the batch has its path and kind already (or,
+    /// for an overflow marker, the same marker).
+    public mutating func add(_ event: FileEvent) {
         if event.kind == .overflow {
             if !events.contains(event) { events.append(event) }
             return

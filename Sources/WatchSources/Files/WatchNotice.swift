@@ -74,7 +74,7 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `500ms`, `2s`, `1.5s`.
-    static func format(_ duration: Duration) -> String {
+    public static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }

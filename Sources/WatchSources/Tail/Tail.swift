@@ -5,11 +5,30 @@ public enum Tail {
     /// Where following begins in a file that exists at subscription time.
     /// Files that appear later (created, or recreated by rotation) are
     /// always read from their beginning.
-    public enum Start: Sendable {
+    public enum Start: Sendable, Hashable {
         /// Every line already in the file, then new ones.
         case start
         /// Only lines written after subscribing.
         case end
+        /// The last N lines already in the file, then new ones (`tail -n N`);
+        /// an unfinished last line counts as one.
+        case lastLines(Int)
+        /// From line N on, counting from 1 (`tail -n +N`); `.line(1)` is `.start`.
+        case line(Int)
+    }
+
+    /// What `tail -F` reports on stderr about a followed name, for a
+    /// follower to pass on (`rwatch tail` prints them unless `-q`).
+    public enum Notice: Sendable, Hashable {
+        /// The name does not exist (yet, or any more): lines start when it appears.
+        case waiting(path: String)
+        /// A file appeared under a name that had none; it is read from its beginning.
+        case appeared(path: String)
+        /// Another file took the name (rename-and-recreate rotation); the
+        /// rest of the old one was read first.
+        case rotated(path: String)
+        /// The file got shorter (`copytruncate`); reading starts over.
+        case truncated(path: String)
     }
 
     /// A line and the file it came from (the path as it was given).
@@ -73,7 +92,12 @@ public enum Tail {
     /// `follow(_:from:matching:)` in batches: one array per read of a file
     /// (at most 1 MiB of it), for a subscriber that writes lines out and
     /// wants one `write` per batch rather than per line (`rwatch tail`).
-    package static func followBatches(_ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<[Line]> {
+    /// `notices` hears of names waited for, rotated and truncated, on the
+    /// follower's thread, in order with the batches.
+    package static func followBatches(
+        _ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil,
+        notices: @escaping @Sendable (Notice) -> Void = { _ in }
+    ) -> Signal<[Line]> {
         Signal.serial { observer in
             let batch = LineBatch()
             return subscribe(paths, start, pattern, observer, TailSink(
@@ -82,6 +106,7 @@ public enum Tail {
                     guard !batch.lines.isEmpty else { return }
                     observer.sendNextFromSource(batch.take())
                 },
+                notice: notices,
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
             ))

@@ -62,8 +62,9 @@ extension TailFollower {
         }
     }
 
-    /// Opens the file under the name, if there is one, and watches it.
-    func open(_ index: Int, fromEnd: Bool) throws(TailError) {
+    /// Opens the file under the name, if there is one, and watches it;
+    /// reading begins where `start` says.
+    func open(_ index: Int, from start: Tail.Start) throws(TailError) {
         for _ in 0..<3 {
             // O_NONBLOCK: a FIFO under the name must not hang the follower.
             let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -97,7 +98,7 @@ extension TailFollower {
             files[index].fd = fd
             files[index].device = UInt64(opened.st_dev)
             files[index].inode = UInt64(opened.st_ino)
-            files[index].offset = fromEnd ? Int(opened.st_size) : 0
+            files[index].offset = StartOffset.offset(of: start, in: fd, size: Int(opened.st_size))
             files[index].fileWatch = wd
             files[index].splitter = LineSplitter()
             fileWatches[wd, default: []].append(index)

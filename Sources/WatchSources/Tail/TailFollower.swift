@@ -63,7 +63,7 @@ final class TailFollower: @unchecked Sendable {
         }
         for index in self.files.indices {
             try attachDirectory(index)
-            if self.files[index].directoryWatch >= 0 { try open(index, fromEnd: start == .end) }
+            if self.files[index].directoryWatch >= 0 { try open(index, from: start) }
         }
     }
 
@@ -92,6 +92,7 @@ final class TailFollower: @unchecked Sendable {
 
     private func run() {
         for index in files.indices { check(index) }
+        for index in files.indices where files[index].fd < 0 { sink.notice(.waiting(path: files[index].path)) }
         let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         defer { events.deallocate() }
         var pollSet = [
@@ -174,6 +175,7 @@ final class TailFollower: @unchecked Sendable {
     /// Reads what is new under one name and follows it to a new file if
     /// the name has moved on.
     private func check(_ index: Int) {
+        var deleted = false
         if files[index].fd >= 0 {
             readAvailable(index)
             var opened = stat()
@@ -183,13 +185,17 @@ final class TailFollower: @unchecked Sendable {
                 // IN_DELETE_SELF would otherwise wait for this close.
                 finishLine(index)
                 closeFile(index)
+                deleted = true
             }
         }
         var info = stat()
         while stat(files[index].absolute, &info) != 0 {
             // Gone: a renamed file stays open (its writer may still add to
             // it). If the directory went too, wait for it to come back.
-            guard files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 else { return }
+            guard files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 else {
+                if deleted { sink.notice(.waiting(path: files[index].path)) }
+                return
+            }
             do {
                 try attachDirectory(index)
             } catch {
@@ -202,18 +208,23 @@ final class TailFollower: @unchecked Sendable {
             // look again.
         }
         if files[index].isOpenFile(info) { return }
-        if files[index].fd >= 0 {
+        let rotated = files[index].fd >= 0
+        if rotated {
             // Rotated: the rest of the old file first, its last line too.
             readAvailable(index)
             finishLine(index)
             closeFile(index)
         }
         do {
-            try open(index, fromEnd: false)
+            try open(index, from: .start)
         } catch {
             return  // not a regular file (yet): wait for the next change
         }
-        if files[index].fd >= 0 { readAvailable(index) }
+        if files[index].fd >= 0 {
+            let path = files[index].path
+            sink.notice(rotated ? .rotated(path: path) : .appeared(path: path))
+            readAvailable(index)
+        }
     }
 
     /// Reads the open file from the last offset to its end, line by line.
@@ -224,6 +235,7 @@ final class TailFollower: @unchecked Sendable {
             // Truncated (copytruncate): the held line ends here; start over.
             finishLine(index)
             files[index].offset = 0
+            sink.notice(.truncated(path: files[index].path))
         }
         let path = files[index].path
         let deliver = sink.deliver

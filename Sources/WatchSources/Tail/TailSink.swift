@@ -7,6 +7,8 @@ struct TailSink: Sendable {
     /// Called after the lines of each read (at most 1 MiB) were delivered:
     /// where a batching subscriber sends its batch.
     var flush: @Sendable () -> Void = {}
+    /// Hears what `tail -F` would say on stderr (waiting, rotated, truncated).
+    var notice: @Sendable (Tail.Notice) -> Void = { _ in }
     /// True once the subscriber is gone: the follower stops reading.
     let isStopped: @Sendable () -> Bool
     /// Ends the subscription with an error (the follower thread then stops).

@@ -1,8 +1,9 @@
 import ArgumentParser
 import RecipeKit
 
-/// `--watch-backend` and `--poll[=INTERVAL]`: how rwatch learns of changes,
-/// shared by the watch, `events` and `tail` commands.
+/// `--watch-backend` and `--poll[=INTERVAL]`: how rwatch learns of changes.
+/// Part of `WatchFlags` (the watch and `events` commands), and used by
+/// `tail` on its own.
 struct BackendOptions: ParsableArguments {
     /// The values `--watch-backend` takes.
     enum Choice: String, ExpressibleByArgument, CaseIterable {
@@ -14,13 +15,19 @@ struct BackendOptions: ParsableArguments {
         valueName: "backend"))
     var watchBackend: Choice?
 
-    @Option(name: .customLong("poll"), defaultAsFlag: WatchBackend.defaultInterval, parsing: .next, help: ArgumentHelp(
-        "Poll everything instead of using inotify, a pass every INTERVAL (default 500ms): --poll, --poll=2s.",
-        valueName: "interval"), transform: DurationParser.parse)
-    var poll: Duration?
+    /// `--poll`'s value, shown as it is written (`500ms`).
+    struct Interval: CustomStringConvertible {
+        var duration: Duration
+        var description: String { WatchNotice.format(duration) }
+    }
+
+    @Option(name: .customLong("poll"), defaultAsFlag: Interval(duration: WatchBackend.defaultInterval), parsing: .next, help: ArgumentHelp(
+        "Poll everything instead of using inotify, a pass every INTERVAL: --poll, --poll=2s.",
+        valueName: "interval"), transform: { Interval(duration: try DurationParser.parse($0)) })
+    var poll: Interval?
 
     func validate() throws {
-        if let poll, poll <= .zero { throw ValidationError("--poll needs an interval above zero") }
+        if let poll, poll.duration <= .zero { throw ValidationError("--poll needs an interval above zero") }
         if poll != nil, let watchBackend, watchBackend != .poll {
             throw ValidationError("--poll and --watch-backend \(watchBackend.rawValue) contradict each other")
         }
@@ -28,7 +35,7 @@ struct BackendOptions: ParsableArguments {
 
     /// The backend these flags ask for.
     var backend: WatchBackend {
-        if let poll { return .poll(interval: poll) }
+        if let poll { return .poll(interval: poll.duration) }
         switch watchBackend ?? .auto {
         case .auto: return .auto
         case .inotify: return .inotify

@@ -24,43 +24,21 @@ struct Events: ParsableCommand {
     @Flag(help: "One JSON object per line.")
     var json = false
 
-    @Option(name: [.customShort("f"), .long], help: ArgumentHelp("Only paths matching this glob (repeatable).", valueName: "glob"))
-    var filter: [String] = []
+    @OptionGroup(title: "Which changes count")
+    var files: WatchFlags
 
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
-    var ignore: [String] = []
-
-    @OptionGroup var backendOptions: BackendOptions
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
 
     func validate() throws {
-        for path in paths where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(Quoted.path(path))")
-        }
-        do {
-            _ = try options.validated()
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
-    var options: WatchOptions {
-        var options = WatchOptions()
-        options.include = filter
-        options.exclude = ignore
-        options.backend = backendOptions.backend
-        return options
+        try WatchFlags.checkExist(paths)
     }
 
     func run() throws {
+        try output.apply()
         ClosedOutput.endProcessWhenUnread()
-        // Which backend reports each root: the polled ones are announced by
-        // the runner, the inotify ones here.
-        let notices = FileWatcher.notices.subscribe(onNext: { notice in
-            if case .inotify = notice.kind { Terminal.status(notice.description) }
-        })
-        defer { notices.dispose() }
         let json = json
-        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: options).map { event in
+        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)
             return event
         }

@@ -2,23 +2,28 @@ import ArgumentParser
 import Glibc
 import RecipeKit
 
-/// `rwatch tail FILE… [--grep REGEX]`: follow logs like `tail -F`, keep the
-/// matching lines.
+/// `rwatch tail FILE… [-n N] [--grep REGEX]`: follow logs like `tail -F`,
+/// keep the matching lines.
 struct TailFiles: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
         abstract: "Follow files like tail -F (rotation, truncation), optionally keeping only matching lines.",
         discussion: """
-            With several files each line is prefixed with its file's path.
+            With several files each line is prefixed with its file's path. Waiting for a \
+            file, rotation and truncation are reported on stderr (not under -q).
 
             Examples:
-              rwatch tail app.log
-              rwatch tail app.log worker.log --grep 'error|warn'
+              rwatch tail app.log                       (the last 10 lines, then new ones)
+              rwatch tail -n +1 app.log                 (the whole file, then new ones)
+              rwatch tail -n 0 app.log worker.log --grep 'error|warn'
             """
     )
 
-    @Argument(help: ArgumentHelp("Files to follow (they may appear later).", valueName: "file"))
+    @Argument(help: ArgumentHelp("Files to follow (they may appear later).", valueName: "file"), completion: .file())
     var files: [String]
+
+    @Option(name: [.customShort("n"), .customLong("lines")], help: ArgumentHelp("Print the last N lines first (default 10), or +N: from line N on (+1: the whole file).", valueName: "n"))
+    var lines = LineCount(.lastLines(10))
 
     @Option(help: ArgumentHelp("Keep lines matching this regular expression (grep -E syntax, case-insensitive).", valueName: "regex"))
     var grep: String?
@@ -26,8 +31,11 @@ struct TailFiles: ParsableCommand {
     @Flag(name: .customLong("case-sensitive"), help: "Match --grep case-sensitively.")
     var caseSensitive = false
 
-    @Flag(name: .customLong("from-start"), help: "Print the files' current contents first.")
-    var fromStart = false
+    @Flag(name: [.customShort("f"), .customShort("F")], help: "Accepted as tail takes them: rwatch tail always follows, by name, across rotation.")
+    var follow = false
+
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
 
     func validate() throws {
         if let grep {
@@ -42,17 +50,31 @@ struct TailFiles: ParsableCommand {
         }
     }
 
+    /// The line `tail -F` would print on stderr for `notice`.
+    static func describe(_ notice: Tail.Notice) -> String {
+        switch notice {
+        case .waiting(let path): "waiting for \(Quoted.path(path)) to appear"
+        case .appeared(let path): "\(Quoted.path(path)) appeared"
+        case .rotated(let path): "\(Quoted.path(path)) was rotated"
+        case .truncated(let path): "\(Quoted.path(path)) was truncated"
+        }
+    }
+
     func run() throws {
+        try output.apply()
         // validate() compiled it already.
         let pattern = grep.flatMap { try? LinePattern($0, ignoringCase: !caseSensitive) }
         let several = files.count > 1
+        let quiet = output.quiet
         ClosedOutput.endProcessWhenUnread()
         // In batches, one per read of a file: one write for many lines.
-        let lines = Tail.followBatches(files, from: fromStart ? .start : .end, matching: pattern)
-            .map { batch in
-                Terminal.output(lines: several ? batch.map { "\($0.path): \($0.text)" } : batch.map(\.text))
-                return batch
-            }
+        let lines = Tail.followBatches(files, from: lines.start, matching: pattern) { notice in
+            if quiet { Diagnostics.log(.info, Self.describe(notice)) } else { Terminal.status(Self.describe(notice)) }
+        }
+        .map { batch in
+            Terminal.output(lines: several ? batch.map { "\($0.path): \($0.text)" } : batch.map(\.text))
+            return batch
+        }
         Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }))
     }
 }

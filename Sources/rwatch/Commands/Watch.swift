@@ -2,40 +2,33 @@ import ArgumentParser
 import Glibc
 import RecipeKit
 
-/// `rwatch [options] -- COMMAND…`: run COMMAND now and on every change,
+/// `rwatch [options] COMMAND…`: run COMMAND now and on every change,
 /// the entr / watchexec job, built as a `Recipe` and run by `RecipeRunner`.
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a command on every change (the default subcommand).",
+        usage: """
+            rwatch [<options>] <command> [<arg> ...]
+              rwatch [<options>] -- <command> [<arg> ...]
+              rwatch <subcommand> ...
+            """,
         discussion: """
             Examples:
-              rwatch -- make                          (make now and on every change)
-              rwatch -w Sources -w Tests -e swift -- swift test
-              rwatch -r -s INT --stop-timeout 2s -- ./server
-              rwatch -d 0 -p -- ./notify.sh           (no debounce, wait for a change)
-              rwatch --on-busy signal -s HUP -- ./daemon
+              rwatch make                             (make now and on every change)
+              rwatch -w Sources -w Tests -e swift swift test
+              rwatch -r -s INT --stop-timeout 2s ./server
+              rwatch -d 0 -p ./notify.sh              (no debounce, wait for a change)
+              rwatch --on-busy signal -s HUP ./daemon
+              rwatch -E PORT=8080 --env-file .env --workdir web npm start
+              rwatch -- tail -f log                   (-- only for a program named like a subcommand)
             """
     )
 
-    @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"))
+    @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"), completion: .file())
     var watch: [String] = []
 
-    @Option(name: [.customShort("e"), .long], help: ArgumentHelp("Only files with these extensions, comma separated (swift,md).", valueName: "exts"))
-    var exts: [String] = []
-
-    @Option(name: [.customShort("f"), .long], help: ArgumentHelp("Only paths matching this glob, ** allowed (repeatable).", valueName: "glob"))
-    var filter: [String] = []
-
-    @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
-    var ignore: [String] = []
-
-    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore and .ignore files.")
-    var noVCSIgnore = false
-
-    @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
-    var noDefaultIgnore = false
-
-    @OptionGroup var backendOptions: BackendOptions
+    @OptionGroup(title: "Which changes count")
+    var files: WatchFlags
 
     @Option(name: [.customShort("d"), .long], help: ArgumentHelp("Quiet period after the last change before running (default 50ms; 2s, 0).", valueName: "duration"), transform: DurationParser.parse)
     var debounce: Duration = .milliseconds(50)
@@ -43,61 +36,41 @@ struct Watch: ParsableCommand {
     @Option(name: .customLong("max-wait"), help: ArgumentHelp("Run at the latest this long after the first change (default 1s).", valueName: "duration"), transform: DurationParser.parse)
     var maxWait: Duration = .seconds(1)
 
+    @Option(name: .customLong("delay-run"), help: ArgumentHelp("Wait this long before each run, after the debounce (default 0).", valueName: "duration"), transform: DurationParser.parse)
+    var delayRun: Duration = .zero
+
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
 
     @Option(name: .customLong("on-busy"), help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore, signal.", valueName: "policy"))
     var onBusy: BusyPolicy?
 
-    @Option(name: [.customShort("s"), .long], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM).", valueName: "signal"), transform: SignalParser.parse)
-    var signal: Int32 = SIGTERM
-
-    @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)
-    var stopTimeout: Duration = .seconds(5)
-
     @Flag(name: [.customShort("p"), .long], help: "Postpone: wait for the first change instead of running at once.")
     var postpone = false
-
-    @Flag(name: [.customShort("c"), .long], help: "Clear the screen before each run.")
-    var clear = false
-
-    @Option(name: .long, help: ArgumentHelp("Run the command as SHELL -c 'COMMAND…' (default: no shell, argv as given).", valueName: "shell"))
-    var shell: String?
 
     @Flag(name: [.customShort("1"), .long], help: "Run once and exit with the command's status (128+N if killed by signal N).")
     var once = false
 
-    @Argument(parsing: .postTerminator, help: ArgumentHelp("The command and its arguments, after --.", valueName: "command"))
+    @Flag(name: .customLong("exit-on-error"), help: "Exit when a run fails, with the command's status.")
+    var exitOnError = false
+
+    @OptionGroup(title: "Running the command")
+    var running: RunFlags
+
+    @OptionGroup(title: "Output")
+    var output: OutputFlags
+
+    /// The command and everything after it, untouched: the first word
+    /// that is not an option starts it. `validate()` drops a leading `--`.
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"), completion: .shellCommand("compgen -c"))
     var command: [String] = []
 
-    func validate() throws {
-        guard !command.isEmpty else {
-            throw ValidationError("no command given: rwatch [options] -- COMMAND [ARGS…]")
-        }
-        for path in watch where !FileSystem.exists(path) {
-            throw ValidationError("no such file or directory: \(Quoted.path(path))")
-        }
+    mutating func validate() throws {
+        command = try CommandWords.command(from: command, of: Self.self)
+        try WatchFlags.checkExist(watch)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
         }
-        do {
-            _ = try watchOptions.validated()
-        } catch {
-            throw ValidationError("\(error)")
-        }
-    }
-
-    var watchOptions: WatchOptions {
-        var options = WatchOptions()
-        options.include = filter
-        options.exclude = ignore
-        options.extensions = exts.flatMap { $0.split(separator: ",") }.map { item in
-            String(item.drop { $0 == "." }).trimmingCharacters()
-        }.filter { !$0.isEmpty }
-        options.useVCSIgnore = !noVCSIgnore
-        options.useDefaultIgnore = !noDefaultIgnore
-        options.backend = backendOptions.backend
-        return options
     }
 
     var policy: OnBusy {
@@ -105,25 +78,40 @@ struct Watch: ParsableCommand {
         case .queue: return .queue
         case .restart: return .restart
         case .ignore: return .ignore
-        case .signal: return .signal(signal)
+        case .signal: return .signal(running.signal)
         }
     }
 
-    /// The ad-hoc job as a recipe: watch, batch, run (once, if asked).
-    var recipe: Recipe {
-        let paths = (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute)
-        let options = watchOptions
-        let (debounce, maxWait, postpone, once, command, policy) = (debounce, maxWait, postpone, once, command, policy)
-        let run = RunOptions(shell: shell, stopSignal: signal, stopTimeout: stopTimeout, clearScreen: clear)
+    /// The watched paths, absolute.
+    var paths: [String] { (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
+
+    /// The ad-hoc job as a recipe: watch, batch, (wait,) run; once, or
+    /// until a run fails, if asked.
+    func recipe() throws -> Recipe {
+        let paths = paths
+        let options = files.watchOptions
+        let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
+            (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        let run = try running.runOptions(statusLines: !output.quiet)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
-            let triggers = postpone ? batches : Signal.merge([batches, Signal.just(ChangeBatch([]))])
+            let started = postpone ? batches : batches.startingNow()
+            let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(command, onBusy: policy, options: run)
-            if once { results.first() } else { results }
+            if once {
+                results.take(1)
+            } else if exitOnError {
+                results.filter { !$0.succeeded }.take(1)
+            } else {
+                results
+            }
         }
     }
 
     func run() throws {
-        Glibc.exit(RecipeRunner.run(recipe))
+        if command.isEmpty { try NoCommand.run() }
+        try output.apply()
+        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, options: files.watchOptions)) }
+        Glibc.exit(RecipeRunner.run(try recipe()))
     }
 }

@@ -1,67 +1,80 @@
 @testable import RecipeKit
+import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct BatchedTests {
-    private func event(_ path: String) -> FileEvent {
-        FileEvent(path: path, kind: .modified, isDirectory: false, cookie: 0)
-    }
-
-    /// Subscribes `batched` on a subject and records the batches' paths.
-    private func harness(quiet: Duration, maxWait: Duration) -> (PublishSubject<FileEvent>, TestScheduler, Locked<[[String]]>, Locked<Bool>) {
-        let scheduler = TestScheduler()
-        let subject = PublishSubject<FileEvent>()
-        let batches = Locked<[[String]]>([])
-        let completed = Locked(false)
-        subject.asSignal().batched(quiet, maxWait: maxWait, scheduler: scheduler).subscribe(
-            onNext: { batch in batches.withLock { $0.append(batch.paths) } },
-            onCompleted: { completed.withLock { $0 = true } }
-        )
-        return (subject, scheduler, batches, completed)
+    /// A marble source's values as modifications of `/a`, `/b`, … batched
+    /// on virtual time; a batch is rendered as its file names in brackets.
+    private func batches(
+        _ source: String, quiet: Int, maxWait: Int, _ scheduler: TestScheduler, disposeAt: Int? = nil
+    ) -> String {
+        marbles(source, scheduler, disposeAt: disposeAt, symbol: { batch in
+            "[" + batch.paths.map { String($0.dropFirst()) }.joined() + "]"
+        }) {
+            $0.map { FileEvent(path: "/" + $0, kind: .modified) }
+                .batched(.ticks(quiet), maxWait: .ticks(maxWait), scheduler: scheduler)
+        }
     }
 
     @Test func aBurstBecomesOneBatchAfterTheQuietPeriod() {
-        let (subject, scheduler, batches, _) = harness(quiet: .milliseconds(50), maxWait: .seconds(1))
-        for index in 0..<100 {
-            subject.sendNext(event("/f\(index % 3)"))
-            scheduler.advance(by: .milliseconds(1))
-        }
-        // The last event came at 99 ms; the quiet period ends at 149 ms.
-        scheduler.advance(by: .milliseconds(48))
-        #expect(batches.withLock { $0 }.isEmpty)
-        scheduler.advance(by: .milliseconds(1))
-        #expect(batches.withLock { $0 } == [["/f0", "/f1", "/f2"]])
+        let scheduler = TestScheduler()
+        let output = batches("-abcabcabca------|", quiet: 4, maxWait: 100, scheduler)
+        #expect(output == "--------------[abc]--|")
     }
 
     @Test func maxWaitCapsASteadyStream() {
-        let (subject, scheduler, batches, _) = harness(quiet: .milliseconds(50), maxWait: .milliseconds(200))
-        for index in 0..<50 {
-            subject.sendNext(event("/f\(index)"))
-            scheduler.advance(by: .milliseconds(10))
-        }
-        let sizes = batches.withLock { $0 }.map(\.count)
-        #expect(sizes.count == 2)
-        #expect(sizes.first == 20)
+        let scheduler = TestScheduler()
+        let output = batches("-a-b-c-d-e-f-g-h-i-|", quiet: 3, maxWait: 6, scheduler)
+        #expect(output == "-------[abcd]-------[efgh]---([i]|)")
+    }
+
+    @Test func aBatchHoldsEachPathOnceInFirstSeenOrder() {
+        let scheduler = TestScheduler()
+        let output = batches("-bab-ab-----|", quiet: 4, maxWait: 100, scheduler)
+        #expect(output == "----------[ba]-|")
     }
 
     @Test func completionSendsTheOpenBatchFirst() {
-        let (subject, scheduler, batches, completed) = harness(quiet: .seconds(1), maxWait: .seconds(5))
-        subject.sendNext(event("/a"))
-        subject.sendCompleted()
-        #expect(batches.withLock { $0 } == [["/a"]])
-        #expect(completed.withLock { $0 })
-        scheduler.advance(by: .seconds(10))
-        #expect(batches.withLock { $0 }.count == 1)
+        let scheduler = TestScheduler()
+        let output = batches("-a|", quiet: 4, maxWait: 8, scheduler)
+        #expect(output == "--([a]|)")
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func anErrorSendsTheOpenBatchFirst() {
+        let scheduler = TestScheduler()
+        let output = batches("-a#", quiet: 4, maxWait: 8, scheduler)
+        #expect(output == "--([a]#)")
     }
 
     @Test func disposingDropsTheOpenBatch() {
         let scheduler = TestScheduler()
-        let subject = PublishSubject<FileEvent>()
-        let count = Locked(0)
-        let subscription = subject.asSignal().batched(.milliseconds(10), scheduler: scheduler)
-            .subscribe(onNext: { _ in count.withLock { $0 += 1 } })
-        subject.sendNext(event("/a"))
-        subscription.dispose()
-        scheduler.advance(by: .seconds(2))
-        #expect(count.withLock { $0 } == 0)
+        let output = batches("-a-------|", quiet: 4, maxWait: 8, scheduler, disposeAt: 2)
+        #expect(output == "")
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    /// The timer's flush and the source's completion race on two threads;
+    /// whichever wins, the batch is sent exactly once, before completion
+    /// (a flush decided as completion arrived used to be dropped).
+    @Test func aFlushRacingCompletionIsNotLost() {
+        let scheduler = QueueScheduler(label: "rwatch.test.batched-race")
+        for _ in 0..<10_000 {
+            let subject = PublishSubject<FileEvent>()
+            let received = Locked<[String]>([])
+            let ended = Atomic<Bool>(false)
+            let subscription = subject.asSignal().batched(.zero, maxWait: .zero, scheduler: scheduler).subscribe(
+                onNext: { batch in received.withLock { $0.append(contentsOf: batch.paths) } },
+                onCompleted: { ended.store(true, ordering: .releasing) }
+            )
+            subject.sendNext(FileEvent(path: "/a", kind: .modified))
+            subject.sendCompleted()
+            #expect(eventually { ended.load(ordering: .acquiring) })
+            let paths = received.withLock { $0 }
+            subscription.dispose()
+            #expect(paths == ["/a"])
+            if paths != ["/a"] { return }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 /// Renders an array value as `[ab]` in marble output.
 func joined(_ values: [String]) -> String { "[\(values.joined())]" }

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Signals
+import TestSupport
 
 /// Operators with several inputs, driven from several threads at once (run
 /// under `--sanitize=thread` too), and re-entrant sends.

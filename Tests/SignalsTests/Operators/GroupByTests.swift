@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 @Suite struct GroupByTests {
     private static func isUppercase(_ value: String) -> Bool { value.uppercased() == value }

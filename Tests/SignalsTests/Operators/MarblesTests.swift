@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 /// The marble helper itself: what it plays is what it records.
 @Suite struct MarblesTests {

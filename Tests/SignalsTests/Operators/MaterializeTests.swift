@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 @Suite struct MaterializeTests {
     private static func name(_ event: Event<String>) -> String {

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Signals
+import TestSupport
 
 @Suite struct MergeTests {
     @Test func forwardsValuesAsTheyArrive() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Signals
+import TestSupport
 
 @Suite struct StartWithTests {
     @Test func emitsTheValuesFirst() {

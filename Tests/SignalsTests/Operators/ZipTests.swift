@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import Signals
+import TestSupport
 
 /// Renders a pair as two characters in marble output.
 func pair(_ value: (String, String)) -> String { value.0 + value.1 }

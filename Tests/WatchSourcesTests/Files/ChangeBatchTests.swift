@@ -33,6 +33,16 @@ import Testing
         #expect(ChangeBatch([]).commonRoot == nil)
     }
 
+    @Test func addingOneByOneCoalescesAsItGoes() {
+        var batch = ChangeBatch()
+        for _ in 0..<1000 {
+            batch.add(FileEvent(path: "/p/a", kind: .modified))
+            batch.add(FileEvent(path: "/p/b", kind: .created))
+        }
+        #expect(batch.events.count == 2)
+        #expect(batch == ChangeBatch([FileEvent(path: "/p/a", kind: .modified), FileEvent(path: "/p/b", kind: .created)]))
+    }
+
     @Test func mergingKeepsOrderAndCoalesces() {
         let first = ChangeBatch([FileEvent(path: "/a", kind: .modified)])
         let second = ChangeBatch([FileEvent(path: "/b", kind: .deleted), FileEvent(path: "/a", kind: .modified)])

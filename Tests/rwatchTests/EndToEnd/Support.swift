@@ -40,19 +40,26 @@ final class RWatch: @unchecked Sendable {
         return path
     }()
 
-    /// Starts `rwatch arguments…` in `directory` with `environment` added.
-    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], scratch: Scratch) {
+    /// Starts `rwatch arguments…` in `directory` with `environment` added
+    /// and the `unsetting` variables removed. With `terminal`, stderr is
+    /// that device (a pty's secondary) instead of a file.
+    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
-        stderrPath = stdoutPath.replacingStdout()
+        stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if let terminal {
+            posix_spawn_file_actions_addopen(&actions, 2, terminal, O_RDWR | O_NOCTTY, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        }
         var env: [String: String] = ["XDG_CACHE_HOME": Self.cacheHome, "NO_COLOR": "1"]
         for name in ["PATH", "HOME", "TMPDIR", "LANG"] {
             if let value = getenv(name) { env[name] = String(cString: value) }
         }
         env.merge(environment) { $1 }
+        for name in unsetting { env[name] = nil }
         // sh changes directory, then becomes rwatch (same pid).
         let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, Self.binDirectory + "/rwatch"] + arguments
         let argv = command.map { strdup($0) } + [nil]
@@ -128,4 +135,42 @@ func isAlive(_ pid: pid_t) -> Bool {
     let stat = Scratch.read("/proc/\(pid)/stat")
     guard let close = stat.lastIndex(of: ")") else { return false }
     return stat[stat.index(close, offsetBy: 2)] != "Z"
+}
+
+/// A pseudo-terminal: rwatch gets `secondary` as its stderr, the test reads
+/// what it wrote from `primary`.
+struct PseudoTerminal {
+    let primary: Int32
+    let secondary: String
+
+    init?() {
+        // posix_openpt and friends, spelled as the kernel takes them (the
+        // Glibc module leaves the XSI names out).
+        primary = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard primary >= 0 else { return nil }
+        var unlock: Int32 = 0
+        var number: UInt32 = 0
+        let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
+        let getNumber: UInt = 0x8004_5430  // TIOCGPTN
+        guard ioctl(primary, setLock, &unlock) == 0, ioctl(primary, getNumber, &number) == 0 else {
+            Glibc.close(primary)
+            return nil
+        }
+        secondary = "/dev/pts/\(number)"
+    }
+
+    /// Everything written so far (without waiting).
+    func readAvailable() -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var ready = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
+        while poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 {
+            let count = read(primary, &buffer, buffer.count)
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    func close() { Glibc.close(primary) }
 }

@@ -8,7 +8,7 @@ import TestSupport
         let scratch = Scratch()
         defer { scratch.remove() }
         scratch.write("app.log", "INFO started\nERROR disk full\n")
-        let rwatch = RWatch(["tail", "app.log", "--from-start", "--grep", "error|warn"], in: scratch.path, scratch: scratch)
+        let rwatch = RWatch(["tail", "app.log", "-n", "+1", "--grep", "error|warn"], in: scratch.path, scratch: scratch)
         defer { rwatch.interrupt() }
         #expect(eventually { rwatch.stdout == "ERROR disk full\n" })
         scratch.append("app.log", "INFO fine\nwarning: slow\nnot an err0r\n")
@@ -45,7 +45,7 @@ import TestSupport
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addclose(&actions, ends[0])
         posix_spawn_file_actions_addclose(&actions, ends[1])
-        let arguments = [RWatch.binDirectory + "/rwatch", "tail", scratch.file("app.log"), "--from-start"]
+        let arguments = [RWatch.binDirectory + "/rwatch", "tail", scratch.file("app.log"), "-n", "+1"]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -70,4 +70,53 @@ import TestSupport
         #expect(ended)
         #expect(ended && status & 0x7f == SIGPIPE)
     }
+
+    @Test func printsTheLastLinesFirstLikeTail() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("app.log", (1...20).map { "line \($0)\n" }.joined())
+        let rwatch = RWatch(["tail", "-n", "3", "-F", "app.log"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { rwatch.stdout == "line 18\nline 19\nline 20\n" })
+        scratch.append("app.log", "line 21\n")
+        #expect(eventually { rwatch.stdout.hasSuffix("line 20\nline 21\n") })
+        #expect(!rwatch.stdout.contains("line 17"))
+    }
+
+    @Test func reportsWaitingRotationAndTruncationOnStderr() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = RWatch(["tail", "app.log"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { rwatch.stderr.contains("rwatch: waiting for app.log to appear\n") })
+        scratch.write("app.log", "first\n")
+        #expect(eventually { rwatch.stdout == "first\n" })
+        #expect(rwatch.stderr.contains("app.log appeared"))
+        rename(scratch.file("app.log"), scratch.file("app.log.1"))
+        scratch.write("app.log", "second\n")
+        #expect(eventually { rwatch.stdout == "first\nsecond\n" })
+        #expect(eventually { rwatch.stderr.contains("rwatch: app.log was rotated\n") })
+        truncate(scratch.file("app.log"), 0)
+        #expect(eventually { rwatch.stderr.contains("rwatch: app.log was truncated\n") })
+        scratch.append("app.log", "third\n")
+        #expect(eventually { rwatch.stdout == "first\nsecond\nthird\n" })
+    }
+
+    @Test func quietKeepsStderrEmpty() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = RWatch(["tail", "-q", "app.log"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        // The file appearing is what proves the follower is running.
+        #expect(eventually {
+            if !FileSystemProbe.exists(scratch.file("app.log")) { scratch.write("app.log", "") }
+            scratch.append("app.log", "x\n")
+            return !rwatch.stdout.isEmpty
+        })
+        #expect(rwatch.stderr == "")
+    }
+}
+
+enum FileSystemProbe {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }

@@ -11,6 +11,8 @@ import Testing
         (["tail", "/no/$(touch x) dir\n/app.log"], "no such directory for '/no/$(touch x) dir\\n/app.log'"),
         (["events", "/no/such\tdir"], "no such file or directory: '/no/such\\tdir'"),
         ([], "no command given"),
+        (["-x", "make"], "unknown option '-x'"),
+        (["--poll-interval", "1s", "make"], "unknown option '--poll-interval'"),
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
@@ -29,6 +31,36 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("Examples:"))
         #expect(result.stdout.contains("rwatch run rebuild-on-save"))
+    }
+
+    @Test func theCommandNeedsNoDoubleDash() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(["-1", "sh", "-c", "echo \"$0 $1\"; exit 4", "-c", "--once"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 4)
+        #expect(result.stdout == "-c --once\n")
+    }
+
+    @Test func versionPrintsTheVersionBothWays() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        for arguments in [["--version"], ["version"]] {
+            let result = RWatch.run(arguments, in: scratch.path, scratch: scratch)
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("rwatch "))
+            #expect(result.stdout.split(separator: "\n").count == 1)
+        }
+    }
+
+    @Test func helpListsTheWatchOptionsBeforeTheSubcommands() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(["--help"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 0)
+        let options = try #require(result.stdout.firstRange(of: "--on-busy"))
+        let subcommands = try #require(result.stdout.firstRange(of: "SUBCOMMANDS:"))
+        #expect(options.lowerBound < subcommands.lowerBound)
+        #expect(result.stdout.contains("tail"))
     }
 
     @Test func onceExitsWithTheCommandsStatus() {

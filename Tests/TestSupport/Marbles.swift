@@ -1,4 +1,4 @@
-@testable import Signals
+import Signals
 
 /// Marble diagrams on virtual time: one character is one tick, one tick is
 /// one second of `TestScheduler` time, counted from the subscription.
@@ -12,21 +12,23 @@
 ///     marbles("-a-b--c|", scheduler) { $0.skip(1) }   // "---b--c|"
 ///
 /// The recorded output ends at its last event, so expected strings carry no
-/// trailing `-`.
+/// trailing `-`. Shared by every test target, so that any timed behaviour is
+/// tested on virtual time the same way.
 
 /// The error `#` stands for.
-struct MarbleError: Error, Equatable, CustomStringConvertible {
-    var description: String { "#" }
+public struct MarbleError: Error, Equatable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "#" }
 }
 
 /// One parsed marble event: its tick and what happens.
-struct MarbleEvent {
-    let tick: Int
-    let event: Event<String>
+public struct MarbleEvent {
+    public let tick: Int
+    public let event: Event<String>
 }
 
 /// Parses a marble string into timed events.
-func parseMarbles(_ marbles: String) -> [MarbleEvent] {
+public func parseMarbles(_ marbles: String) -> [MarbleEvent] {
     var events: [MarbleEvent] = []
     var tick = 0
     var inGroup = false
@@ -51,28 +53,28 @@ func parseMarbles(_ marbles: String) -> [MarbleEvent] {
 }
 
 /// How many ticks a marble string spans.
-func marbleLength(_ marbles: String) -> Int {
+public func marbleLength(_ marbles: String) -> Int {
     (parseMarbles(marbles).last?.tick ?? 0) + 1
 }
 
 extension Duration {
     /// `ticks` marble ticks (seconds).
-    static func ticks(_ ticks: Int) -> Duration { .seconds(ticks) }
+    public static func ticks(_ ticks: Int) -> Duration { .seconds(ticks) }
 }
 
 /// A cold signal that plays a marble string, relative to each subscription,
 /// and counts its subscriptions and disposals (to test that operators
 /// release what they subscribed to).
-final class MarbleSource: Sendable {
+public final class MarbleSource: Sendable {
     private struct Counts {
         var subscriptions = 0
         var disposals = 0
     }
 
     private let counts = Locked(Counts())
-    let signal: Signal<String>
+    public let signal: Signal<String>
 
-    init(_ marbles: String, _ scheduler: TestScheduler) {
+    public init(_ marbles: String, _ scheduler: TestScheduler) {
         let events = parseMarbles(marbles).map { ($0.tick, $0.event) }
         let counts = counts
         signal = Signal { observer in
@@ -87,37 +89,39 @@ final class MarbleSource: Sendable {
     }
 
     /// How many times the signal was subscribed.
-    var subscriptions: Int { counts.withLock { $0.subscriptions } }
+    public var subscriptions: Int { counts.withLock { $0.subscriptions } }
     /// How many subscriptions are still alive (subscribed, not yet disposed).
-    var active: Int { counts.withLock { $0.subscriptions - $0.disposals } }
+    public var active: Int { counts.withLock { $0.subscriptions - $0.disposals } }
 }
 
 extension TestScheduler {
     /// A cold signal playing `marbles` on this scheduler.
-    func source(_ marbles: String) -> MarbleSource {
+    public func source(_ marbles: String) -> MarbleSource {
         MarbleSource(marbles, self)
     }
 }
 
 /// Subscribes to `signal` at tick 0, runs the scheduler until `horizon`
-/// ticks, and renders what arrived as a marble string. With `disposeAt`,
-/// the subscription is disposed at that tick, after all of that tick's
-/// events; with `horizon` equal to it, the test can check what is left
-/// pending right after the dispose.
-func record<T>(
-    _ scheduler: TestScheduler, disposeAt: Int? = nil, horizon: Int = 100, _ signal: Signal<T>
+/// ticks, and renders what arrived as a marble string, a value as
+/// `symbol` makes it (its description by default). With `disposeAt`, the
+/// subscription is disposed at that tick, after all of that tick's events;
+/// with `horizon` equal to it, the test can check what is left pending
+/// right after the dispose.
+public func record<T>(
+    _ scheduler: TestScheduler, disposeAt: Int? = nil, horizon: Int = 100, _ signal: Signal<T>,
+    symbol: @escaping @Sendable (T) -> String = { "\($0)" }
 ) -> String {
     let recorded = Locked<[(tick: Int, symbol: String)]>([])
     let origin = scheduler.now
     let subscription = signal.subscribe { event in
         let tick = Int((scheduler.now - origin).components.seconds)
-        let symbol: String
+        let text: String
         switch event {
-        case .next(let value): symbol = "\(value)"
-        case .error: symbol = "#"
-        case .completed: symbol = "|"
+        case .next(let value): text = symbol(value)
+        case .error: text = "#"
+        case .completed: text = "|"
         }
-        recorded.withLock { $0.append((tick, symbol)) }
+        recorded.withLock { $0.append((tick, text)) }
     }
     if let disposeAt {
         // A millisecond past the tick: after everything due at that tick.
@@ -129,15 +133,16 @@ func record<T>(
 
 /// Plays `source` as a cold signal, applies `transform`, and records the
 /// output (see `record`).
-func marbles<T>(
+public func marbles<T>(
     _ source: String, _ scheduler: TestScheduler, disposeAt: Int? = nil,
+    symbol: @escaping @Sendable (T) -> String = { "\($0)" },
     _ transform: (Signal<String>) -> Signal<T>
 ) -> String {
-    record(scheduler, disposeAt: disposeAt, transform(scheduler.source(source).signal))
+    record(scheduler, disposeAt: disposeAt, transform(scheduler.source(source).signal), symbol: symbol)
 }
 
 /// Renders timed symbols as a marble string ending at the last event.
-func renderMarbles(_ events: [(tick: Int, symbol: String)]) -> String {
+public func renderMarbles(_ events: [(tick: Int, symbol: String)]) -> String {
     var output = ""
     var index = 0
     var tick = 0
@@ -159,25 +164,25 @@ func renderMarbles(_ events: [(tick: Int, symbol: String)]) -> String {
 
 /// Collects every event of a synchronous subscription, for operators that
 /// do not depend on time.
-final class EventLog<Value>: @unchecked Sendable {
+public final class EventLog<Value>: @unchecked Sendable {
     // Safety: `events` is guarded by `lock`.
     private let lock = Lock()
     private var events: [Event<Value>] = []
 
-    init() {}
+    public init() {}
 
-    func append(_ event: Event<Value>) { lock.withLock { events.append(event) } }
+    public func append(_ event: Event<Value>) { lock.withLock { events.append(event) } }
 
     /// The events as `next(1)`, `error(#)`, `completed`.
-    var descriptions: [String] { lock.withLock { events.map { "\($0)" } } }
+    public var descriptions: [String] { lock.withLock { events.map { "\($0)" } } }
 
     /// The values received so far.
-    var values: [Value] { lock.withLock { events.compactMap(\.value) } }
+    public var values: [Value] { lock.withLock { events.compactMap(\.value) } }
 }
 
 extension Signal {
     /// Subscribes and returns the log its events go to, and the subscription.
-    func log() -> (EventLog<Value>, any Disposable) {
+    public func log() -> (EventLog<Value>, any Disposable) {
         let log = EventLog<Value>()
         let subscription = subscribe { log.append($0) }
         return (log, subscription)

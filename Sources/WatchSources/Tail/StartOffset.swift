@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where following begins in a file that is open already: the byte offset
+/// of its `Tail.Start`, found by reading back from the end for the last N
+/// lines, or forward from the beginning for line N.
+enum StartOffset {
+    static let chunk = 64 * 1024
+
+    /// The offset in the open `fd`, `size` bytes long, where `start` begins.
+    /// A file that cannot be read at an offset (a FIFO) starts where it is.
+    static func offset(of start: Tail.Start, in fd: Int32, size: Int) -> Int {
+        switch start {
+        case .start: return 0
+        case .end: return size
+        case .lastLines(let count): return count <= 0 ? size : lastLines(count, in: fd, size: size)
+        case .line(let number): return number <= 1 ? 0 : line(number, in: fd, size: size)
+        }
+    }
+
+    /// The start of the last `count` lines: just after the `count`-th
+    /// newline from the end, not counting the newline that ends the file.
+    private static func lastLines(_ count: Int, in fd: Int32, size: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var end = size
+        if size > 0, read(fd, at: size - 1, into: &buffer, count: 1) == 1, buffer[0] == 0x0A { end = size - 1 }
+        var found = 0
+        while end > 0 {
+            let begin = max(0, end - chunk)
+            let length = read(fd, at: begin, into: &buffer, count: end - begin)
+            guard length == end - begin else { return size }
+            for position in stride(from: length - 1, through: 0, by: -1) where buffer[position] == 0x0A {
+                found += 1
+                if found == count { return begin + position + 1 }
+            }
+            end = begin
+        }
+        return 0
+    }
+
+    /// The start of line `number` (1-based); the end when the file is shorter.
+    private static func line(_ number: Int, in fd: Int32, size: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var begin = 0
+        var found = 0
+        while begin < size {
+            let length = read(fd, at: begin, into: &buffer, count: min(chunk, size - begin))
+            guard length > 0 else { return size }
+            for position in 0..<length where buffer[position] == 0x0A {
+                found += 1
+                if found == number - 1 { return begin + position + 1 }
+            }
+            begin += length
+        }
+        return size
+    }
+
+    /// `pread` retried on EINTR: the bytes read, or -1.
+    private static func read(_ fd: Int32, at offset: Int, into buffer: inout [UInt8], count: Int) -> Int {
+        buffer.withUnsafeMutableBytes { bytes in
+            var done = 0
+            while done < count {
+                let got = pread(fd, bytes.baseAddress! + done, count - done, off_t(offset + done))
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { return got < 0 && done == 0 ? -1 : done }
+                done += got
+            }
+            return done
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Glibc
+import RecipeKit
+
+/// How `rwatch` starts the command and what it says around each run: the
+/// flags behind the `RunOptions` that recipes use too.
+struct RunFlags: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Run the command as SHELL -c 'COMMAND…' (default: no shell, argv as given).", valueName: "shell"))
+    var shell: String?
+
+    @Option(name: [.customShort("E"), .customLong("env")], help: ArgumentHelp("Set an environment variable for the command (repeatable; wins over --env-file).", valueName: "key=value"))
+    var env: [String] = []
+
+    @Option(name: .customLong("env-file"), help: ArgumentHelp("Read variables for the command from a dotenv file (repeatable).", valueName: "file"), completion: .file())
+    var envFiles: [String] = []
+
+    @Option(name: .customLong("workdir"), help: ArgumentHelp("Run the command in this directory (the watched paths stay relative to rwatch's).", valueName: "dir"), completion: .directory)
+    var workdir: String?
+
+    @Option(name: [.customShort("s"), .long], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM).", valueName: "signal"), transform: SignalParser.parse)
+    var signal: Int32 = SIGTERM
+
+    @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)
+    var stopTimeout: Duration = .seconds(5)
+
+    @Flag(name: [.customShort("c"), .long], help: "Clear the screen before each run; -cc also clears the scrollback.")
+    var clear: Int
+
+    @Option(name: [.customShort("N"), .long], defaultAsFlag: NotifyWhen.both, help: ArgumentHelp("Desktop notification (notify-send, else a bell) when runs start, end or both (default both).", valueName: "when"))
+    var notify: NotifyWhen?
+
+    @Flag(help: "Ring the terminal bell when a run ends.")
+    var bell = false
+
+    @Flag(name: .customLong("print-events"), help: "Print the file events behind each run before it starts.")
+    var printEvents = false
+
+    mutating func validate() throws {
+        _ = try environment()
+        if let workdir, !FileSystem.isDirectory(workdir) {
+            throw ValidationError("--workdir: no such directory: \(Quoted.path(workdir))")
+        }
+    }
+
+    /// The command's extra variables: the --env-files in order, then -E.
+    func environment() throws -> [String: String] {
+        var variables: [String: String] = [:]
+        for file in envFiles {
+            let text = try FileSystem.read(file)
+            let lookup = { (name: String) -> String? in variables[name] ?? getenv(name).map { String(cString: $0) } }
+            for (key, value) in try DotEnv.parse(text, file: file, lookup: lookup) { variables[key] = value }
+        }
+        for assignment in env {
+            guard let equals = assignment.firstIndex(of: "="), DotEnv.isName(assignment[..<equals]) else {
+                throw ValidationError("bad --env \(Quoted.path(assignment)): expected KEY=VALUE")
+            }
+            variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
+        return variables
+    }
+
+    /// The flags as `RunOptions`; `statusLines` comes from `-q`.
+    func runOptions(statusLines: Bool) throws -> RunOptions {
+        RunOptions(
+            shell: shell, stopSignal: signal, stopTimeout: stopTimeout,
+            clear: clear >= 2 ? .screenAndScrollback : clear == 1 ? .screen : .off,
+            statusLines: statusLines, printEvents: printEvents, notify: notify, bell: bell,
+            environment: try environment(), workingDirectory: workdir.map(FileSystem.absolute)
+        )
+    }
+}
+
+extension NotifyWhen: ExpressibleByArgument {}

@@ -1,0 +1,99 @@
+import ArgumentParser
+@testable import rwatch
+import Testing
+
+/// The command-line root (the test module's own `RWatch` runs the binary).
+typealias RootCommand = rwatch.RWatch
+
+/// `rwatch [options] COMMAND…` parsed as the binary parses it.
+@Suite struct CommandLineTests {
+    /// Parses like `rwatch arguments…` and returns the command it chose.
+    func parse(_ arguments: [String]) throws -> any ParsableCommand {
+        try RootCommand.parseAsRoot(arguments)
+    }
+
+    func watch(_ arguments: [String]) throws -> Watch {
+        let command = try parse(arguments)
+        return try #require(command as? Watch)
+    }
+
+    /// The one-line message the binary prints for `arguments`.
+    func failure(_ arguments: [String]) -> String? {
+        do {
+            _ = try parse(arguments)
+            return nil
+        } catch {
+            return RootCommand.message(for: error)
+        }
+    }
+
+    @Test func theFirstWordThatIsNotAnOptionStartsTheCommand() throws {
+        #expect(try watch(["make"]).command == ["make"])
+        #expect(try watch(["make", "test"]).command == ["make", "test"])
+    }
+
+    @Test func everythingAfterTheCommandPassesThroughUntouched() throws {
+        let parsed = try watch(["-e", "py", "python3", "-m", "pytest", "-x", "-c", "--once", "--", "-e"])
+        #expect(parsed.files.exts == ["py"])
+        #expect(parsed.command == ["python3", "-m", "pytest", "-x", "-c", "--once", "--", "-e"])
+        #expect(parsed.running.clear == 0)
+        #expect(!parsed.once)
+    }
+
+    @Test func doubleDashStillWorksAndIsDropped() throws {
+        #expect(try watch(["-1", "--", "make", "-j4"]).command == ["make", "-j4"])
+        #expect(try watch(["--", "--strange-program"]).command == ["--strange-program"])
+    }
+
+    @Test func aProgramNamedLikeASubcommandNeedsDoubleDash() throws {
+        #expect(try parse(["tail", "app.log"]) is TailFiles)
+        #expect(try watch(["--", "tail", "-f", "app.log"]).command == ["tail", "-f", "app.log"])
+        // Only the first word can name a subcommand.
+        #expect(try watch(["-e", "py", "run", "x"]).command == ["run", "x"])
+    }
+
+    @Test func anUnknownOptionBeforeTheCommandIsReportedAsOne() {
+        #expect(failure(["-x", "make"]) == "unknown option '-x'")
+        #expect(failure(["--pol", "make"]) == "unknown option '--pol'")
+        #expect(failure(["--color-scheme=dark", "make"]) == "unknown option '--color-scheme'")
+        #expect(failure(["-1", "-x"]) == "unknown option '-x'")
+    }
+
+    @Test func noCommandParsesAndLeavesTheChoiceToRun() throws {
+        #expect(try watch([]).command.isEmpty)
+        #expect(try watch(["-e", "swift"]).command.isEmpty)
+    }
+
+    @Test func versionIsASubcommandToo() throws {
+        #expect(try parse(["version"]) is PrintVersion)
+        #expect(failure(["--version"])?.hasPrefix("rwatch ") == true)
+    }
+
+    @Test func watchAndEventsShareTheFilterFlags() throws {
+        let parsed = try watch(["-e", "swift,.md", "-f", "Sources/**", "-i", "*.tmp", "--no-vcs-ignore", "--no-default-ignore", "make"])
+        let options = parsed.files.watchOptions
+        #expect(options.extensions == ["swift", "md"])
+        #expect(options.include == ["Sources/**"])
+        #expect(options.exclude == ["*.tmp"])
+        #expect(!options.useVCSIgnore)
+        #expect(!options.useDefaultIgnore)
+
+        let events = try #require(try parse(["events", "-e", "swift", "-f", "*.c", "-i", "*.o", "--no-vcs-ignore", "."]) as? Events)
+        #expect(events.files.watchOptions.extensions == ["swift"])
+        #expect(events.files.watchOptions.include == ["*.c"])
+        #expect(events.files.watchOptions.exclude == ["*.o"])
+        #expect(!events.files.watchOptions.useVCSIgnore)
+    }
+
+    @Test func aBadGlobOrAMissingPathIsAUsageError() {
+        #expect(failure(["-f", "[", "make"])?.contains("[") == true)
+        #expect(failure(["events", "-i", "["])?.contains("[") == true)
+        #expect(failure(["-w", "/no/such/dir", "make"]) == "no such file or directory: /no/such/dir")
+        #expect(failure(["events", "/no/such/dir"]) == "no such file or directory: /no/such/dir")
+    }
+
+    @Test func argumentParserMessagesAreLowerCasedLikeOurs() {
+        #expect(RootCommand.lowercasingFirstWord("Unknown option '-x'") == "unknown option '-x'")
+        #expect(RootCommand.lowercasingFirstWord("NO_COLOR wins") == "NO_COLOR wins")
+    }
+}
