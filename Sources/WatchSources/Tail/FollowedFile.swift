@@ -27,6 +27,9 @@ struct FollowedFile {
     /// ancestor, or -1.
     var ancestorWatch: Int32 = -1
     var splitter = LineSplitter()
+    /// Looked at every poll interval instead of watched with inotify (a
+    /// network or FUSE mount, polling asked for, or no inotify left).
+    var polled = false
 
     init(path: String, currentDirectory: String) throws(TailError) {
         self.path = path
@@ -44,6 +47,13 @@ struct FollowedFile {
     static func parent(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
+    }
+
+    /// `path`, or its nearest ancestor that exists.
+    static func existingAncestor(of path: String) -> String {
+        var current = path
+        while access(current, F_OK) != 0, current != "/" { current = parent(of: current) }
+        return current
     }
 
     /// Whether `info` describes the file that is open now.

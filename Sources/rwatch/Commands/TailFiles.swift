@@ -37,6 +37,9 @@ struct TailFiles: ParsableCommand {
     @OptionGroup(title: "Output")
     var output: OutputFlags
 
+    @OptionGroup(title: "How changes are seen")
+    var backend: BackendOptions
+
     func validate() throws {
         if let grep {
             do {
@@ -68,7 +71,7 @@ struct TailFiles: ParsableCommand {
         let quiet = output.quiet
         ClosedOutput.endProcessWhenUnread()
         // In batches, one per read of a file: one write for many lines.
-        let lines = Tail.followBatches(files, from: lines.start, matching: pattern) { notice in
+        let lines = Tail.followBatches(files, from: lines.start, matching: pattern, backend: backend.backend) { notice in
             if quiet { Diagnostics.log(.info, Self.describe(notice)) } else { Terminal.status(Self.describe(notice)) }
         }
         .map { batch in

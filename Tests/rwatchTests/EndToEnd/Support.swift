@@ -43,7 +43,9 @@ final class RWatch: @unchecked Sendable {
     /// Starts `rwatch arguments…` in `directory` with `environment` added
     /// and the `unsetting` variables removed. With `terminal`, stderr is
     /// that device (a pty's secondary) instead of a file.
-    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, scratch: Scratch) {
+    /// `wrapper`, when given, runs first and ends by exec-ing what follows
+    /// it (rwatch and `arguments`), as `unshare … sh -c '…; exec "$@"'` does.
+    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
@@ -61,7 +63,7 @@ final class RWatch: @unchecked Sendable {
         env.merge(environment) { $1 }
         for name in unsetting { env[name] = nil }
         // sh changes directory, then becomes rwatch (same pid).
-        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, Self.binDirectory + "/rwatch"] + arguments
+        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + wrapper + [Self.binDirectory + "/rwatch"] + arguments
         let argv = command.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         // The test runner may block or ignore signals; rwatch starts clean.
