@@ -85,6 +85,14 @@ extension ReaderLoop {
         }
     }
 
+    /// Rules of directory `directory` (inotify-watched) changed: the poll
+    /// jobs of the root it lies in take the root's filter anew, and apply it
+    /// to what they poll below it.
+    func refreshPollFilters(_ client: WatchClient, below directory: String) {
+        guard let (index, _) = client.locate(directory), let job = client.pollJobs[index] else { return }
+        PollScanner.shared.submit(.replaceFilter(job: job, client.roots[index].filter))
+    }
+
     /// Ends every poll job of `client`.
     func stopAllPolling(_ client: WatchClient) {
         for job in client.pollJobs.values { PollScanner.shared.submit(.stop(job: job)) }

@@ -259,7 +259,10 @@ final class ReaderLoop {
         let path = FileSystem.join(directory, record.name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
         if PathFilter.isIgnoreFile(record.name) {
-            for client in clients { client.reloadIgnoreFiles(in: directory) }
+            for client in clients {
+                client.reloadIgnoreFiles(in: directory)
+                refreshPollFilters(client, below: directory)
+            }
         }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
