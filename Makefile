@@ -45,7 +45,8 @@ test-tsan: deps
 # Installs rwatch with what recipe compilation needs, so that an installed
 # rwatch compiles recipes outside the source tree:
 #   $(PREFIX)/bin/rwatch
-#   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources)
+#   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources,
+#     SystemPackage, and the module maps of CInotifyTools and swift-system's CSystem)
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
 install: deps
 	$(SWIFT) build -c release --product rwatch
@@ -56,13 +57,16 @@ install: deps
 	    $(DESTDIR)$(PREFIX)/share/rwatch/recipes $(DESTDIR)$(PREFIX)/share/man/man1; \
 	install -m 755 $$bin/rwatch $(DESTDIR)$(PREFIX)/bin/rwatch; \
 	install -m 755 $$bin/libRecipeKit.so $(DESTDIR)$(PREFIX)/lib/rwatch/libRecipeKit.so; \
-	for m in RecipeKit Signals WatchSources; do \
+	for m in RecipeKit Signals WatchSources SystemPackage; do \
 	    for ext in swiftmodule swiftdoc; do \
 	        if [ -e $$bin/Modules/$$m.$$ext ]; then cp -R $$bin/Modules/$$m.$$ext $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/; fi; \
 	    done; \
 	done; \
 	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools; \
 	install -m 644 Sources/CInotifyTools/module.modulemap Sources/CInotifyTools/shim.h $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools/; \
+	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CSystem; \
+	install -m 644 .build/checkouts/swift-system/Sources/CSystem/include/*.h \
+	    .build/checkouts/swift-system/Sources/CSystem/include/module.modulemap $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CSystem/; \
 	install -m 644 recipes/*.swift $(DESTDIR)$(PREFIX)/share/rwatch/recipes/; \
 	install -m 644 man/rwatch.1 $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1; \
 	echo "installed rwatch in $(DESTDIR)$(PREFIX)"

@@ -16,6 +16,8 @@ let package = Package(
         // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        // FilePath: paths are bytes, not text.
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
@@ -32,8 +34,16 @@ let package = Package(
             name: "CInotifyTools",
             providers: [.apt(["libinotifytools0-dev"])]
         ),
-        .target(name: "WatchSources", dependencies: ["Signals", "CInotifyTools"], swiftSettings: strict),
-        .target(name: "RecipeKit", dependencies: ["Signals", "WatchSources"], swiftSettings: strict),
+        .target(
+            name: "WatchSources",
+            dependencies: ["Signals", "CInotifyTools", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RecipeKit",
+            dependencies: ["Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "rwatch",
             dependencies: [

@@ -1,29 +1,102 @@
-/// How error messages show a path or a command name that may hold spaces,
-/// quotes, newlines or other control characters: unambiguously, and on the
-/// one line an error message gets.
+import SystemPackage
+
+/// How rwatch shows a file name, a path or a command name on a terminal:
+/// on one line, with nothing the terminal would act on. The one place that
+/// escapes text from names for display (status lines, `rwatch events`,
+/// `rwatch tail` prefixes, error messages).
 ///
-///     Quoted.path("/var/log/app.log")    // /var/log/app.log
-///     Quoted.path("my logs/a\nb.log")    // 'my logs/a\nb.log'
+/// Escaping is `ls -b`'s: a backslash is `\\`; newline, tab, carriage
+/// return and escape are `\n`, `\t`, `\r`, `\e`; every other control
+/// character (C0, DEL, C1) and every byte that is not part of valid UTF-8
+/// is `\xNN`, one per byte. Printable text, non-ASCII letters included,
+/// stays as it is.
+///
+///     Quoted.escaped("a\u{1B}[31m\nb")      // a\e[31m\nb
+///     Quoted.path("/var/log/app.log")        // /var/log/app.log
+///     Quoted.path("my logs/a\nb.log")        // 'my logs/a\nb.log'
 public enum Quoted {
-    /// `text` as it is when plain, else in single quotes with newlines,
-    /// tabs and other control characters escaped.
+    /// `text` escaped for a terminal, without quotes.
+    public static func escaped(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { escaped(bytes: $0) }
+    }
+
+    /// `path`'s bytes escaped for a terminal, without quotes.
+    public static func escaped(_ path: FilePath) -> String {
+        path.withBytes { escaped(bytes: $0) }
+    }
+
+    /// `bytes` (UTF-8 or not) escaped for a terminal, without quotes.
+    public static func escaped(bytes: some Collection<UInt8>) -> String {
+        if isShownAsIs(bytes) { return String(decoding: bytes, as: UTF8.self) }
+        var out = ""
+        LenientUTF8.forEach(bytes) { append($0, to: &out, quoting: false) }
+        return out
+    }
+
+    /// For error messages: `text` as it is when plain, else in single
+    /// quotes (spaces, quotes, anything escaped) with control characters escaped.
     public static func path(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "'" && $0.value != 0x7F }
-        if plain { return text }
+        var text = text
+        return text.withUTF8 { path(bytes: $0) }
+    }
+
+    /// `path(_:)` for a path that need not be UTF-8.
+    public static func path(_ path: FilePath) -> String {
+        path.withBytes { self.path(bytes: $0) }
+    }
+
+    private static func path(bytes: UnsafeBufferPointer<UInt8>) -> String {
+        let plain = !bytes.isEmpty && !bytes.contains { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "'") } && isShownAsIs(bytes)
+        if plain { return String(decoding: bytes, as: UTF8.self) }
         var out = "'"
-        for scalar in text.unicodeScalars {
+        LenientUTF8.forEach(bytes) { append($0, to: &out, quoting: true) }
+        return out + "'"
+    }
+
+    /// True when nothing in `bytes` needs an escape.
+    private static func isShownAsIs(_ bytes: some Collection<UInt8>) -> Bool {
+        if LenientUTF8.isPlainASCII(bytes) { return !bytes.contains(UInt8(ascii: "\\")) }
+        var asIs = true
+        LenientUTF8.forEach(bytes) { piece in
+            guard asIs, case .scalar(let scalar) = piece, !needsEscape(scalar) else {
+                asIs = false
+                return
+            }
+        }
+        return asIs
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
+    }
+
+    private static func append(_ piece: LenientUTF8.Piece, to out: inout String, quoting: Bool) {
+        switch piece {
+        case .byte(let byte):
+            hex(byte, to: &out)
+        case .scalar(let scalar):
             switch scalar {
+            case "\\": out += "\\\\"
             case "\n": out += "\\n"
             case "\t": out += "\\t"
-            case "'": out += "\\'"
+            case "\r": out += "\\r"
+            case "\u{1B}": out += "\\e"
+            case "'" where quoting: out += "\\'"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + String(scalar.value, radix: 16)
+                if needsEscape(scalar) {
+                    for byte in String(scalar).utf8 { hex(byte, to: &out) }
                 } else {
                     out.unicodeScalars.append(scalar)
                 }
             }
         }
-        return out + "'"
+    }
+
+    private static func hex(_ byte: UInt8, to out: inout String) {
+        func digit(_ value: UInt8) -> Unicode.Scalar { Unicode.Scalar(value < 10 ? 0x30 + value : 0x57 + value) }
+        out += "\\x"
+        out.unicodeScalars.append(digit(byte >> 4))
+        out.unicodeScalars.append(digit(byte & 0xF))
     }
 }

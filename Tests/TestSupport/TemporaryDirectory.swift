@@ -54,22 +54,56 @@ public struct TemporaryDirectory: Sendable {
 
     /// Removes `path`, and everything below it when it is a directory
     /// (without following symbolic links).
-    public static func removeTree(_ path: String) {
+    public static func removeTree(_ path: String) { removeTree(bytes: Array(path.utf8)) }
+
+    /// `removeTree` on a path given as bytes: names that are not UTF-8 go too.
+    public static func removeTree(bytes path: [UInt8]) {
+        let cPath = path.map { CChar(bitPattern: $0) } + [0]
         var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR, let handle = opendir(path) {
-            var names: [String] = []
+        guard lstat(cPath, &info) == 0 else { return }
+        if info.st_mode & S_IFMT == S_IFDIR, let handle = opendir(cPath) {
+            var names: [[UInt8]] = []
             while let entry = readdir(handle) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-                }
-                if name != "." && name != ".." { names.append(name) }
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+                if name != Array(".".utf8) && name != Array("..".utf8) { names.append(name) }
             }
             closedir(handle)
-            for name in names { removeTree(path + "/" + name) }
-            rmdir(path)
+            for name in names { removeTree(bytes: path + [UInt8(ascii: "/")] + name) }
+            rmdir(cPath)
         } else {
-            unlink(path)
+            unlink(cPath)
         }
+    }
+
+    /// The contents of the file at `path` as bytes; empty when it is missing.
+    public static func readBytes(_ path: String) -> [UInt8] {
+        guard let handle = fopen(path, "r") else { return [] }
+        defer { fclose(handle) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, handle)
+            if count == 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return bytes
+    }
+
+    /// The path of `name` (bytes, which need not be UTF-8) inside the directory.
+    public func file(bytes name: [UInt8]) -> [UInt8] { Array(path.utf8) + [UInt8(ascii: "/")] + name }
+
+    /// Replaces the contents of the file at `path` (bytes) with `text`.
+    public static func write(bytes path: [UInt8], _ text: String) {
+        let cPath = path.map { CChar(bitPattern: $0) } + [0]
+        let fd = open(cPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { fatalError("cannot write \(String(decoding: path, as: UTF8.self)): errno \(errno)") }
+        _ = Array(text.utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+    }
+
+    /// Makes the directory `path` (bytes).
+    public static func makeDirectory(bytes path: [UInt8]) {
+        let cPath = path.map { CChar(bitPattern: $0) } + [0]
+        guard mkdir(cPath, 0o755) == 0 else { fatalError("cannot make \(String(decoding: path, as: UTF8.self)): errno \(errno)") }
     }
 }

@@ -1,3 +1,4 @@
+import SystemPackage
 import Testing
 import WatchSources
 
@@ -10,11 +11,34 @@ import WatchSources
         ("it's", "'it\\'s'"),
         ("$(touch pwned)", "'$(touch pwned)'"),
         ("$(id)", "$(id)"),
-        ("bell\u{7}", "'bell\\x7'"),
+        ("bell\u{7}", "'bell\\x07'"),
+        ("café", "café"),
         ("", "''"),
     ])
     func pathsAreShownOnOneUnambiguousLine(path: String, shown: String) {
         #expect(Quoted.path(path) == shown)
         #expect(!Quoted.path(path).contains("\n"))
+    }
+
+    @Test(arguments: [
+        ("plain/name.txt", "plain/name.txt"),
+        ("red\u{1B}[31m", "red\\e[31m"),
+        ("new\nline\r", "new\\nline\\r"),
+        ("tab\t", "tab\\t"),
+        ("del\u{7F}", "del\\x7f"),
+        ("c1\u{85}", "c1\\xc2\\x85"),
+        ("back\\slash", "back\\\\slash"),
+        ("quote'd space", "quote'd space"),
+        ("naïve ✓", "naïve ✓"),
+    ])
+    func controlCharactersAreEscapedLikeLsB(text: String, shown: String) {
+        #expect(Quoted.escaped(text) == shown)
+        #expect(Quoted.escaped(FilePath(text)) == shown)
+    }
+
+    @Test func bytesThatAreNotUTF8AreShownAsHexEscapes() {
+        let path = FilePath(platformString: (Array("/d/bad".utf8) + [0xFF, 0xFE, 0xC3] + Array("(.txt".utf8) + [0]).map { CChar(bitPattern: $0) })
+        #expect(Quoted.escaped(path) == "/d/bad\\xff\\xfe\\xc3(.txt")
+        #expect(Quoted.path(path) == "'/d/bad\\xff\\xfe\\xc3(.txt'")
     }
 }

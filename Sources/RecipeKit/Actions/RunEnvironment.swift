@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The environment variables that tell a command what changed, and the
 /// events file behind `RWATCH_EVENTS_FILE`:
@@ -7,33 +8,38 @@ import Glibc
 ///   line end), in which case `RWATCH_PATHS_TRUNCATED=1` is set too;
 /// - `RWATCH_COMMON_PATH`: the deepest directory holding every changed path;
 /// - `RWATCH_EVENTS_FILE`: a file with the whole batch as JSON lines
-///   (`{"path":…,"kind":…,"isDirectory":…}`), always complete, private
-///   (0600 in a 0700 directory) and removed when the run ends.
+///   (`{"path":…,"kind":…,"isDirectory":…}`, see `JSONLine`), always
+///   complete, private (0600 in a 0700 directory) and removed when the run
+///   ends.
+///
+/// Paths go into the variables byte for byte, whether UTF-8 or not.
 struct RunEnvironment: Sendable {
     static let pathsLimit = 64 * 1024
 
-    private(set) var variables: [String: String] = [:]
+    /// The variables, as bytes (`ProcessOptions.environmentBytes`).
+    private(set) var variables: [String: [UInt8]] = [:]
     private var eventsFile: String?
 
     init(_ changes: ChangeBatch?) {
         let paths = changes?.paths ?? []
-        var joined = ""
+        var joined: [UInt8] = []
         var truncated = false
         for path in paths {
-            let extra = (joined.isEmpty ? 0 : 1) + path.utf8.count
-            if joined.utf8.count + extra > Self.pathsLimit {
+            let bytes = path.bytes
+            let extra = (joined.isEmpty ? 0 : 1) + bytes.count
+            if joined.count + extra > Self.pathsLimit {
                 truncated = true
                 break
             }
-            if !joined.isEmpty { joined += "\n" }
-            joined += path
+            if !joined.isEmpty { joined.append(UInt8(ascii: "\n")) }
+            joined += bytes
         }
         variables["RWATCH_PATHS"] = joined
-        if truncated { variables["RWATCH_PATHS_TRUNCATED"] = "1" }
-        variables["RWATCH_COMMON_PATH"] = changes?.commonRoot ?? ""
+        if truncated { variables["RWATCH_PATHS_TRUNCATED"] = Array("1".utf8) }
+        variables["RWATCH_COMMON_PATH"] = changes?.commonRoot?.bytes ?? []
         if let file = Self.writeEvents(changes?.events ?? []) {
             eventsFile = file
-            variables["RWATCH_EVENTS_FILE"] = file
+            variables["RWATCH_EVENTS_FILE"] = Array(file.utf8)
         }
     }
 

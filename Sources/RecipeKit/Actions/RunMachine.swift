@@ -1,21 +1,23 @@
 /// The state of one run action: at most one command running, at most one
 /// pending trigger. Transitions return what to do; `CommandAction` does it
-/// outside the lock.
+/// outside the lock. Process groups are not its business: a step names the
+/// current run, whose `ProcessHandle` knows its group.
 struct RunMachine<Trigger: RunTrigger> {
     enum Phase: Equatable {
         case idle
-        /// Spawned; its process group id is not known yet.
-        case starting
-        case running(group: Int32)
-        /// Asked to stop (restart); the group id is nil until known.
-        case stopping(group: Int32?)
+        /// A run was started (spawning or running).
+        case running
+        /// The run was asked to stop (restart); its `exited` is awaited.
+        case stopping
     }
 
     enum Step {
         case none
         case start(Trigger)
-        case stop(group: Int32)
-        case signal(group: Int32, Int32)
+        /// Stop the current run; start the pending one once it has exited.
+        case stop
+        /// Send this signal to the current run's process group.
+        case signal(Int32)
         case complete
     }
 
@@ -32,47 +34,24 @@ struct RunMachine<Trigger: RunTrigger> {
     mutating func receive(_ trigger: Trigger) -> Step {
         switch phase {
         case .idle:
-            phase = .starting
+            phase = .running
             return .start(trigger)
-        case .starting:
-            switch policy {
-            case .queue: keep(trigger)
-            case .restart:
-                keep(trigger)
-                phase = .stopping(group: nil)
-            case .ignore, .signal: break
-            }
-            return .none
-        case .running(let group):
+        case .running:
             switch policy {
             case .queue:
                 keep(trigger)
                 return .none
             case .restart:
                 keep(trigger)
-                phase = .stopping(group: group)
-                return .stop(group: group)
+                phase = .stopping
+                return .stop
             case .ignore:
                 return .none
             case .signal(let number):
-                return .signal(group: group, number)
+                return .signal(number)
             }
         case .stopping:
             keep(trigger)
-            return .none
-        }
-    }
-
-    /// The command started in process group `group`.
-    mutating func started(group: Int32) -> Step {
-        switch phase {
-        case .stopping(group: nil):
-            phase = .stopping(group: group)
-            return .stop(group: group)
-        case .starting:
-            phase = .running(group: group)
-            return .none
-        default:
             return .none
         }
     }
@@ -82,7 +61,7 @@ struct RunMachine<Trigger: RunTrigger> {
         phase = .idle
         if let next = pending {
             pending = nil
-            phase = .starting
+            phase = .running
             return .start(next)
         }
         return upstreamCompleted ? .complete : .none

@@ -1,11 +1,13 @@
 import Glibc
+import SystemPackage
 
 /// rwatch's voice on the terminal: status lines on stderr before and after
 /// each run, coloured on a terminal, plain when piped or when `NO_COLOR` is
 /// set (https://no-color.org), unless `colorChoice` says otherwise. Every
 /// line goes out in one `write(2)`, so lines from concurrent runs never
 /// interleave mid-line. Status and error lines are copied to `Diagnostics`
-/// (the log file).
+/// (the log file). Paths and command words in status lines are escaped
+/// (`Quoted.escaped`): a file name cannot drive the terminal or split a line.
 public enum Terminal {
     /// The colours status lines and `print(color:)` use.
     public enum Color: String, Sendable {
@@ -49,12 +51,12 @@ public enum Terminal {
         let what: String
         if let first = paths.first {
             let more = paths.count > 1 ? " (+\(paths.count - 1) more)" : ""
-            what = "\(relative(first))\(more) changed → "
+            what = "\(Quoted.escaped(relative(first)))\(more) changed → "
         } else {
             what = "starting "
         }
-        let command = arguments.joined(separator: " ")
-        status(what + (name.map { "\($0): \(command)" } ?? command), color: .cyan, show: show)
+        let command = arguments.map(Quoted.escaped).joined(separator: " ")
+        status(what + (name.map { "\(Quoted.escaped($0)): \(command)" } ?? command), color: .cyan, show: show)
     }
 
     /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run; `show` as
@@ -66,7 +68,7 @@ public enum Terminal {
         case .signaled(let number): how = "killed by \(SignalName.name(number))"
         }
         let mark = status.succeeded ? "✓" : "✗"
-        Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
+        Terminal.status("\(mark) \(Quoted.escaped(command)) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
     }
 
     /// A status line for the log only, or for stderr and the log.
@@ -139,11 +141,11 @@ public enum Terminal {
     }
 
     /// `path` relative to the working directory when it lies inside it.
-    static func relative(_ path: String) -> String {
+    static func relative(_ path: FilePath) -> FilePath {
         guard let cwd = getcwd(nil, 0) else { return path }
         defer { free(cwd) }
-        let base = String(cString: cwd) + "/"
-        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+        var inside = path
+        return inside.removePrefix(FilePath(platformString: cwd)) && !inside.isEmpty ? inside : path
     }
 
     private static func write(line: String, color: Color?, fd: Int32) {

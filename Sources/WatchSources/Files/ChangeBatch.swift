@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// A burst of file events seen as one change: the changed paths, what
 /// happened to each, and the deepest directory containing them all. Events
 /// are coalesced as they are added, so a batch holds one entry per path and
@@ -10,9 +12,9 @@ public struct ChangeBatch: Sendable, Hashable {
     /// The events in arrival order, one per path and kind (repeats dropped).
     public var events: [FileEvent]
     /// The changed paths, each once, in first-seen order (overflow markers excluded).
-    public var paths: [String]
+    public var paths: [FilePath]
     /// What happened to each path.
-    public var kinds: [String: Set<FileEvent.Kind>]
+    public var kinds: [FilePath: Set<FileEvent.Kind>]
 
     /// An empty batch, to add events to.
     public init() {
@@ -29,11 +31,11 @@ public struct ChangeBatch: Sendable, Hashable {
 
     /// The deepest directory that contains every path: a file counts by
     /// its directory, a directory by itself. Nil for an empty batch.
-    public var commonRoot: String? {
-        var common: [Substring]? = nil
+    public var commonRoot: FilePath? {
+        var common: [FilePath.Component]? = nil
         for path in paths {
-            let directory = isDirectory(path) ? path : FileSystem.parent(path)
-            let components = directory.split(separator: "/", omittingEmptySubsequences: true)
+            let directory = isDirectory(path) ? path : path.removingLastComponent()
+            let components = Array(directory.components)
             guard let current = common else {
                 common = components
                 continue
@@ -42,7 +44,7 @@ public struct ChangeBatch: Sendable, Hashable {
             while shared < current.count, shared < components.count, current[shared] == components[shared] { shared += 1 }
             common = Array(current.prefix(shared))
         }
-        return common.map { "/" + $0.joined(separator: "/") }
+        return common.map { FilePath(root: "/", $0) }
     }
 
     /// This batch followed by `other`, coalesced the same way.
@@ -66,7 +68,7 @@ public struct ChangeBatch: Sendable, Hashable {
         if kinds[event.path]!.insert(event.kind).inserted { events.append(event) }
     }
 
-    private func isDirectory(_ path: String) -> Bool {
+    private func isDirectory(_ path: FilePath) -> Bool {
         events.contains { $0.path == path && $0.isDirectory }
     }
 }

@@ -1,8 +1,12 @@
+import SystemPackage
+
 /// One change under a watched path, as `FileWatcher` reports it.
 ///
-/// Paths are absolute. A rename inside the watched tree gives a `movedFrom`
-/// and a `movedTo` with the same non-zero `cookie`; a move out of the tree
-/// gives only `movedFrom`, a move in only `movedTo`. An editor's save
+/// Paths are absolute, and bytes: a name need not be UTF-8, and every byte
+/// reaches commands as it was (`Quoted.escaped` shows it on a terminal).
+/// A rename inside the watched tree gives a `movedFrom` and a `movedTo`
+/// with the same non-zero `cookie`; a move out of the tree gives only
+/// `movedFrom`, a move in only `movedTo`. An editor's save
 /// (write-to-temp-then-rename, vim's backup-rename-write) arrives as
 /// `modified` of the real path.
 public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
@@ -15,7 +19,7 @@ public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The absolute path that changed.
-    public var path: String
+    public var path: FilePath
     /// What happened.
     public var kind: Kind
     /// Whether the path is (or was) a directory.
@@ -24,15 +28,16 @@ public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
     public var cookie: UInt32
 
     /// An event; `cookie` only matters for moves.
-    public init(path: String, kind: Kind, isDirectory: Bool = false, cookie: UInt32 = 0) {
+    public init(path: FilePath, kind: Kind, isDirectory: Bool = false, cookie: UInt32 = 0) {
         self.path = path
         self.kind = kind
         self.isDirectory = isDirectory
         self.cookie = cookie
     }
 
-    /// `kind path` with a trailing `/` for directories, e.g. `modified /src/a.swift`.
+    /// `kind path` with a trailing `/` for directories, e.g. `modified /src/a.swift`,
+    /// the path escaped for a terminal (`Quoted.escaped`): one event, one line.
     public var description: String {
-        "\(kind.rawValue) \(path)\(isDirectory ? "/" : "")"
+        "\(kind.rawValue) \(Quoted.escaped(path))\(isDirectory ? "/" : "")"
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Why a file watch could not start or had to stop. `description` is one
 /// clear line that names the path and, where there is one, the fix.
@@ -6,13 +7,13 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
     /// The cause, for code that wants to react to it.
     public enum Reason: Sendable, Hashable {
         /// The path to watch does not exist.
-        case noSuchPath(String)
+        case noSuchPath(FilePath)
         /// The path exists but cannot be watched (permissions, not a file or directory).
-        case cannotWatch(path: String, errno: Int32)
+        case cannotWatch(path: FilePath, errno: Int32)
         /// `fs.inotify.max_user_watches` ran out while watching `path`.
-        case watchLimit(path: String, limit: Int)
+        case watchLimit(path: FilePath, limit: Int)
         /// A watched root was deleted or moved away (with `RootDeletion.fail`).
-        case rootDeleted(String)
+        case rootDeleted(FilePath)
         /// A glob in `WatchOptions` is malformed.
         case badGlob(pattern: String, problem: String)
         /// inotify itself could not be set up (instance limit, no kernel support).

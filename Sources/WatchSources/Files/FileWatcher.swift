@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 /// File-system changes as a signal, through inotify (libinotifytools).
 ///
@@ -6,7 +7,7 @@ import Signals
 ///         .subscribe(onNext: { print($0) })
 public enum FileWatcher {
     private struct Key: Hashable {
-        var paths: [String]
+        var paths: [FilePath]
         var options: WatchOptions
     }
 
@@ -33,7 +34,7 @@ public enum FileWatcher {
     /// clear line. Events are delivered on the watcher's reader thread:
     /// hand slow work elsewhere (`observe(on:)`), or the kernel queue may
     /// overflow.
-    public static func watch(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
+    public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
         let key = Key(paths: paths.map(FileSystem.absolute), options: options)
         return registry.withLock { signals in
             if let signal = signals[key] { return signal }
@@ -43,8 +44,13 @@ public enum FileWatcher {
         }
     }
 
+    /// `watch(_:options:)` for paths given as text.
+    public static func watch(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
+        watch(paths.map { FilePath($0) }, options: options)
+    }
+
     /// One registration with the reader per subscription.
-    private static func source(_ paths: [String], _ options: WatchOptions) -> Signal<FileEvent> {
+    private static func source(_ paths: [FilePath], _ options: WatchOptions) -> Signal<FileEvent> {
         Signal { observer in
             do {
                 _ = try options.validated()

@@ -1,5 +1,6 @@
 internal import CInotifyTools
 import Glibc
+import SystemPackage
 
 /// The only code that calls libinotifytools. The library keeps one static
 /// inotify fd and its wd↔path tables, and is not thread-safe: everything
@@ -12,7 +13,8 @@ import Glibc
 /// (the library asserts that it was initialised).
 ///
 /// Directory paths go in and come out without a trailing slash; the library
-/// stores directories with one.
+/// stores directories with one. Paths cross as C strings both ways and are
+/// never decoded: a name need not be UTF-8.
 enum InotifyLibrary {
     /// Starts libinotifytools. Returns the inotify fd it reads from (found
     /// through `/proc/self/fdinfo`), made non-blocking and close-on-exec, so
@@ -46,11 +48,11 @@ enum InotifyLibrary {
     /// Watches directory `path`. The wd comes from the kernel (adding the
     /// same watch again returns it); the library's by-name table can hold
     /// stale names of deleted directories.
-    static func watch(_ path: String, descriptor: Int32) -> Outcome {
+    static func watch(_ path: FilePath, descriptor: Int32) -> Outcome {
         let mask = InotifyRecord.watchMask
-        let added = inotifytools_watch_file(path, Int32(bitPattern: mask))
+        let added = path.withPlatformString { inotifytools_watch_file($0, Int32(bitPattern: mask)) }
         guard added != 0 else { return .failed(errno: Int32(inotifytools_error())) }
-        let wd = inotify_add_watch(descriptor, path, mask)
+        let wd = path.withPlatformString { inotify_add_watch(descriptor, $0, mask) }
         return wd > 0 ? .watching(wd: wd) : .failed(errno: ENOENT)
     }
 
@@ -63,22 +65,32 @@ enum InotifyLibrary {
     }
 
     /// The directory `wd` watches, as the library last knew it.
-    static func path(of wd: Int32) -> String? {
+    static func path(of wd: Int32) -> FilePath? {
         guard let name = inotifytools_filename_from_wd(wd) else { return nil }
-        var path = String(cString: name)
-        if path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        return path
+        // FilePath drops the trailing slash.
+        return FilePath(platformString: name)
     }
 
     /// Tells the library that directory `old` is now `new` (and so is
     /// everything below it), keeping later paths right after a rename.
     /// `inotifytools_replace_filename` re-sorts its tree while walking it and
     /// can miss entries, so every moved watch is then named explicitly.
-    static func rename(_ old: String, to new: String, moved: [(wd: Int32, path: String)]) {
-        inotifytools_replace_filename(old + "/", new + "/")
-        for (wd, path) in moved {
-            inotifytools_set_filename_by_wd(wd, path == "/" ? path : path + "/")
+    static func rename(_ old: FilePath, to new: FilePath, moved: [(wd: Int32, path: FilePath)]) {
+        withDirectorySlash(old) { old in
+            withDirectorySlash(new) { new in inotifytools_replace_filename(old, new) }
         }
+        for (wd, path) in moved {
+            withDirectorySlash(path) { inotifytools_set_filename_by_wd(wd, $0) }
+        }
+    }
+
+    /// Calls `body` with `path` as the library stores a directory: with a
+    /// trailing slash ("/" stays "/").
+    private static func withDirectorySlash<Result>(_ path: FilePath, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+        var chars = path.withPlatformString { Array(UnsafeBufferPointer(start: $0, count: path.length)) }
+        if chars != [CChar(UInt8(ascii: "/"))] { chars.append(CChar(UInt8(ascii: "/"))) }
+        chars.append(0)
+        return chars.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
     /// Reads what the kernel has queued on `descriptor` (non-blocking) into
@@ -97,8 +109,11 @@ enum InotifyLibrary {
             let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
             let cookie = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
             let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-            let nameBytes = UnsafeRawBufferPointer(rebasing: buffer[(offset + header)..<min(count, offset + header + length)])
-            let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+            var name: FilePath.Component? = nil
+            if length > 0, offset + header + length <= count {
+                // The kernel pads the name with NULs.
+                name = FilePath.Component(platformString: (buffer.baseAddress! + offset + header).assumingMemoryBound(to: CChar.self))
+            }
             records.append(InotifyRecord(wd: wd, mask: mask, cookie: cookie, name: name))
             offset += header + length
         }
@@ -118,7 +133,7 @@ enum InotifyLibrary {
         limit("/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances")
     }
 
-    private static func limit(_ paths: String...) -> Int {
+    private static func limit(_ paths: FilePath...) -> Int {
         paths.compactMap { FileSystem.read($0).flatMap { Int($0.filter(\.isNumber)) } }.min() ?? 0
     }
 
@@ -126,14 +141,13 @@ enum InotifyLibrary {
     /// the inotify fd whose fdinfo lists that directory's inode.
     private static func findDescriptor() -> Int32? {
         var template = Array("/tmp/rwatch-probe-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { return nil }
-        let probe = String(cString: made)
-        defer { rmdir(probe) }
+        guard mkdtemp(&template) != nil else { return nil }
+        let probe = FilePath(platformString: template)
+        defer { rmdir(template) }
         var info = stat()
-        guard stat(probe, &info) == 0, inotifytools_watch_file(probe, Int32(bitPattern: InotifyRecord.watchMask)) != 0 else {
-            return nil
-        }
-        defer { _ = inotifytools_remove_watch_by_filename(probe) }
+        let added = probe.withPlatformString { inotifytools_watch_file($0, Int32(bitPattern: InotifyRecord.watchMask)) }
+        guard stat(template, &info) == 0, added != 0 else { return nil }
+        defer { _ = probe.withPlatformString { inotifytools_remove_watch_by_filename($0) } }
         // fdinfo names the watched inode and its device in the kernel's encoding.
         let device = UInt64(info.st_dev)
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
@@ -141,13 +155,13 @@ enum InotifyLibrary {
         let inode = "ino:" + String(info.st_ino, radix: 16) + " sdev:" + String(major << 20 | minor, radix: 16) + " "
         guard let entries = FileSystem.entries("/proc/self/fd") else { return nil }
         for entry in entries {
-            guard let fd = Int32(entry.name) else { continue }
+            guard let fd = Int32(entry.name.matchingText) else { continue }
             var target = [CChar](repeating: 0, count: 64)
             let length = readlink("/proc/self/fd/\(fd)", &target, target.count - 1)
             guard length > 0 else { continue }
             let link = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
             guard link.hasPrefix("anon_inode:inotify") else { continue }
-            if let fdinfo = FileSystem.read("/proc/self/fdinfo/\(fd)"), fdinfo.contains(inode) {
+            if let fdinfo = FileSystem.read(FilePath("/proc/self/fdinfo/\(fd)")), fdinfo.contains(inode) {
                 return fd
             }
         }

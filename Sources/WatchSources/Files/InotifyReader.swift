@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Signals
 import Synchronization
+import SystemPackage
 
 /// The one thread that owns libinotifytools (process-global, not
 /// thread-safe: one static fd, one static buffer) and every `WatchClient`.
@@ -21,10 +22,10 @@ final class InotifyReader: Sendable {
         /// Tests: opens the gate once the commands before it are done.
         case fence(ArmGate)
         /// Tests: drop the client's events from now on, as a full queue would.
-        case deafen(root: String, DispatchSemaphore)
+        case deafen(root: FilePath, DispatchSemaphore)
         /// Tests: read what is queued (dropping it for the deaf client), then
         /// give that client an overflow and its rescan.
-        case overflow(root: String, DispatchSemaphore)
+        case overflow(root: FilePath, DispatchSemaphore)
     }
 
     private struct State {
@@ -90,7 +91,7 @@ final class InotifyReader: Sendable {
     }
 
     /// Tests: makes the clients watching `root` drop events until `injectOverflow(root:)`.
-    func deafen(root: String) {
+    func deafen(root: FilePath) {
         let done = DispatchSemaphore(value: 0)
         submit(.deafen(root: root, done))
         done.wait()
@@ -98,7 +99,7 @@ final class InotifyReader: Sendable {
 
     /// Tests: gives the clients watching `root` a queue overflow: an
     /// `overflow` event, a rescan, and events for what changed meanwhile.
-    func injectOverflow(root: String) {
+    func injectOverflow(root: FilePath) {
         let done = DispatchSemaphore(value: 0)
         submit(.overflow(root: root, done))
         done.wait()

@@ -1,12 +1,14 @@
+import SystemPackage
+
 /// One inotify event copied out of libinotifytools' static buffer, so the
 /// next call into the library cannot overwrite it.
 struct InotifyRecord: Sendable {
     var wd: Int32
     var mask: UInt32
     var cookie: UInt32
-    /// The entry's name inside the watched directory; empty for events on
-    /// the watched directory itself.
-    var name: String
+    /// The entry's name inside the watched directory, as the kernel gave
+    /// its bytes; nil for events on the watched directory itself.
+    var name: FilePath.Component?
 
     func has(_ bits: UInt32) -> Bool { mask & bits != 0 }
 
@@ -32,5 +34,5 @@ struct InotifyRecord: Sendable {
         | deleteSelf | moveSelf | onlyDirectory | excludeUnlinked
 
     /// The synthetic record the test hook injects.
-    static let overflow = InotifyRecord(wd: -1, mask: queueOverflow, cookie: 0, name: "")
+    static let overflow = InotifyRecord(wd: -1, mask: queueOverflow, cookie: 0, name: nil)
 }

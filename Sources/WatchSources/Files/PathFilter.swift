@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Decides, for one watched root, which directories are watched and which
 /// paths are reported: `WatchOptions` globs and extensions, the default
 /// ignores and the tree's `.gitignore` / `.ignore` rules.
@@ -44,9 +46,9 @@ struct PathFilter: Sendable {
     }
 
     /// Reads `.gitignore` and `.ignore` of `directory` (absolute; `relativePath` from the root).
-    mutating func loadIgnoreFiles(in directory: String, relativePath: String) {
+    mutating func loadIgnoreFiles(in directory: FilePath, relativePath: String) {
         guard useVCSIgnore else { return }
-        let contents = [".gitignore", ".ignore"].compactMap { FileSystem.read(FileSystem.join(directory, $0)) }
+        let contents = [".gitignore", ".ignore"].compactMap { FileSystem.read(directory.appending($0)) }
         ignoreRules.set(contents.joined(separator: "\n"), in: relativePath)
     }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Mounts coming and going under watched roots (`.auto` only). The kernel
 /// marks `/proc/self/mountinfo` with `POLLPRI` when the mount table
@@ -33,8 +34,8 @@ extension ReaderLoop {
                 client.roots[index].mountPoints = now
                 // Shallow first: a directory re-watched covers those below it.
                 let changed = Set(before.keys.filter { now[$0] != before[$0] } + now.keys.filter { before[$0] != now[$0] })
-                var done: [String] = []
-                for path in changed.sorted(by: { $0.utf8.count < $1.utf8.count }) {
+                var done: [FilePath] = []
+                for path in changed.sorted(by: { $0.length < $1.length }) {
                     if done.contains(where: { FileSystem.relative(path, to: $0) != nil }) { continue }
                     if rewatch(client, index, path) { done.append(path) }
                     if client.ended { break }
@@ -48,7 +49,7 @@ extension ReaderLoop {
     /// asks, without reporting what it holds; false when it is not part of
     /// the watched tree (ignored, or inside a polled subtree, which sees
     /// the change by itself).
-    private func rewatch(_ client: WatchClient, _ index: Int, _ path: String) -> Bool {
+    private func rewatch(_ client: WatchClient, _ index: Int, _ path: FilePath) -> Bool {
         let polled = client.polledSubtrees[index] ?? []
         if polled.contains(where: { $0 != path && FileSystem.relative(path, to: $0) != nil }) { return false }
         let parent = FileSystem.parent(path)
@@ -59,7 +60,7 @@ extension ReaderLoop {
             return true
         }
         do {
-            _ = try walk(client, index, from: path, relative: relative, mode: .silent)
+            _ = try walk(client, index, from: path, relative: relative.matchingText, mode: .silent)
         } catch {
             fail(client, error)
         }

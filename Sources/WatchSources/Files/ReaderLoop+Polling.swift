@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// The polled parts of the clients, seen from the reader thread: which
 /// roots are polled as a whole, handing subtrees to the poller
 /// (`PollScanner`, its own thread) and taking them back, and delivering
@@ -30,11 +32,11 @@ extension ReaderLoop {
     /// Marks `path` (a directory of root `index`, or the root's single file)
     /// as polled; `flushPolling` hands it to the poller once the walk under
     /// way is done.
-    func queuePoll(_ client: WatchClient, _ index: Int, path: String, isFile: Bool = false, reportsFirstScan: Bool) {
-        let relative = FileSystem.relative(path, to: client.roots[index].path) ?? ""
+    func queuePoll(_ client: WatchClient, _ index: Int, path: FilePath, isFile: Bool = false, reportsFirstScan: Bool) {
+        let relative = FileSystem.relative(path, to: client.roots[index].path) ?? FilePath()
         client.polledSubtrees[index, default: []].insert(path)
         client.pendingPolls[index, default: []].append(PollJob.Subtree(
-            relative: Array(relative.utf8), path: Array(path.utf8), isFile: isFile, reportsFirstScan: reportsFirstScan))
+            relative: relative.bytes, path: path.bytes, isFile: isFile, reportsFirstScan: reportsFirstScan))
     }
 
     /// Hands every client's queued subtrees to the poller.
@@ -69,9 +71,9 @@ extension ReaderLoop {
     }
 
     /// Stops polling, silently, what `client` polls at or below `path`.
-    func stopPolling(_ client: WatchClient, under path: String) {
+    func stopPolling(_ client: WatchClient, under path: FilePath) {
         client.pendingPolls = client.pendingPolls.compactMapValues { subtrees in
-            let left = subtrees.filter { FileSystem.relative(String(decoding: $0.path, as: UTF8.self), to: path) == nil }
+            let left = subtrees.filter { FileSystem.relative(FilePath(bytes: $0.path), to: path) == nil }
             return left.isEmpty ? nil : left
         }
         for (index, paths) in client.polledSubtrees {
@@ -80,15 +82,15 @@ extension ReaderLoop {
             client.polledSubtrees[index]?.subtract(inside)
             if client.polledSubtrees[index]?.isEmpty == true { client.polledSubtrees[index] = nil }
             guard let job = client.pollJobs[index] else { continue }
-            let relative = FileSystem.relative(path, to: client.roots[index].path) ?? ""
-            PollScanner.shared.submit(.remove(job: job, under: Array(relative.utf8)))
+            let relative = FileSystem.relative(path, to: client.roots[index].path) ?? FilePath()
+            PollScanner.shared.submit(.remove(job: job, under: relative.bytes))
         }
     }
 
     /// Rules of directory `directory` (inotify-watched) changed: the poll
     /// jobs of the root it lies in take the root's filter anew, and apply it
     /// to what they poll below it.
-    func refreshPollFilters(_ client: WatchClient, below directory: String) {
+    func refreshPollFilters(_ client: WatchClient, below directory: FilePath) {
         guard let (index, _) = client.locate(directory), let job = client.pollJobs[index] else { return }
         PollScanner.shared.submit(.replaceFilter(job: job, client.roots[index].filter))
     }

@@ -1,10 +1,11 @@
 import Glibc
+import SystemPackage
 
 /// Roots that are deleted or moved away: end the client, or wait for them
 /// with a sentinel watch on the deepest existing ancestor.
 extension ReaderLoop {
     /// A watched directory reported its own deletion or move.
-    func directoryVanished(_ directory: String, moved: Bool) {
+    func directoryVanished(_ directory: FilePath, moved: Bool) {
         for client in clients {
             for index in client.roots.indices where !client.roots[index].waiting {
                 let root = client.roots[index]
@@ -48,7 +49,7 @@ extension ReaderLoop {
     func armSentinels(_ client: WatchClient) {
         for sentinel in client.sentinels { table.release(sentinel, kernelDropped: false) }
         client.sentinels.removeAll()
-        var reappeared: [String] = []
+        var reappeared: [FilePath] = []
         for root in client.roots where root.waiting {
             // Ancestors may be vanishing while we look (rm -rf in progress): climb until one holds.
             var ancestor = FileSystem.parent(root.path)
@@ -70,7 +71,7 @@ extension ReaderLoop {
     }
 
     /// Something appeared at `path`: a waiting root, or a directory on the way to one.
-    func rootCandidateAppeared(_ path: String) {
+    func rootCandidateAppeared(_ path: FilePath) {
         for client in clients where !client.ended {
             for index in client.roots.indices where client.roots[index].waiting {
                 let root = client.roots[index].path

@@ -1,8 +1,10 @@
+import SystemPackage
+
 /// Walking trees: arming a new directory, rescanning after an overflow.
 extension ReaderLoop {
     /// Watches `start` and every directory below it that `client` wants,
     /// reading ignore files on the way; returns the events `mode` asks for.
-    func walk(_ client: WatchClient, _ index: Int, from start: String, relative: String, mode: WalkMode)
+    func walk(_ client: WatchClient, _ index: Int, from start: FilePath, relative: String, mode: WalkMode)
         throws(FileWatchError) -> [FileEvent]
     {
         var events: [FileEvent] = []
@@ -30,12 +32,13 @@ extension ReaderLoop {
                 continue
             }
             guard let entries = FileSystem.entries(directory) else { continue }
-            if client.roots[index].filter.useVCSIgnore, entries.contains(where: { PathFilter.isIgnoreFile($0.name) }) {
+            if client.roots[index].filter.useVCSIgnore, entries.contains(where: { PathFilter.isIgnoreFile($0.name.matchingText) }) {
                 client.roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relativePath)
             }
             for entry in entries {
                 let path = FileSystem.join(directory, entry.name)
-                let childRelative = relativePath.isEmpty ? entry.name : relativePath + "/" + entry.name
+                let name = entry.name.matchingText
+                let childRelative = relativePath.isEmpty ? name : relativePath + "/" + name
                 let filter = client.roots[index].filter
                 if entry.isDirectory, filter.watchesDirectory(childRelative) {
                     stack.append((path, childRelative))
@@ -61,7 +64,7 @@ extension ReaderLoop {
 
     /// A directory appeared at `path` (created or moved in): watch and scan
     /// it for every client that wants it; the scan reports what it holds.
-    func directoryAppeared(_ path: String, kind: FileEvent.Kind, cookie: UInt32) {
+    func directoryAppeared(_ path: FilePath, kind: FileEvent.Kind, cookie: UInt32) {
         for client in clients where client.deafSince == nil {
             var events: [FileEvent] = []
             if client.reports(path, isDirectory: true) {

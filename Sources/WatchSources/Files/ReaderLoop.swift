@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The reader thread's state and loop: commands from subscribers, reading
 /// inotify without blocking, and translating inotify records into
@@ -9,7 +10,7 @@ import Glibc
 /// `WatchTable`. Created and used on the reader thread only.
 final class ReaderLoop {
     struct PendingMove {
-        var path: String
+        var path: FilePath
         var isDirectory: Bool
         var cookie: UInt32
     }
@@ -31,7 +32,7 @@ final class ReaderLoop {
     var table = WatchTable()
     var pendingMoves: [PendingMove] = []
     /// Paths a scan just reported; their own create events, read later, are duplicates.
-    var scanned: Set<String> = []
+    var scanned: Set<FilePath> = []
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
     var lastIdle = FileSystem.now()
     /// Why libinotifytools could not start; then nothing calls it.
@@ -250,15 +251,15 @@ final class ReaderLoop {
             return
         }
         guard let directory = InotifyLibrary.path(of: record.wd), table.contains(directory) else { return }
-        if record.name.isEmpty {
+        guard let name = record.name else {
             if record.has(InotifyRecord.deleteSelf | InotifyRecord.moveSelf | InotifyRecord.unmount) {
                 directoryVanished(directory, moved: record.has(InotifyRecord.moveSelf))
             }
             return
         }
-        let path = FileSystem.join(directory, record.name)
+        let path = FileSystem.join(directory, name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
-        if PathFilter.isIgnoreFile(record.name) {
+        if PathFilter.isIgnoreFile(name.matchingText) {
             for client in clients {
                 client.reloadIgnoreFiles(in: directory)
                 refreshPollFilters(client, below: directory)
@@ -314,7 +315,7 @@ final class ReaderLoop {
     }
 
     /// A rename whose both halves were seen.
-    func movedWithin(_ from: PendingMove, to path: String) {
+    func movedWithin(_ from: PendingMove, to path: FilePath) {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
         if from.isDirectory {
@@ -388,7 +389,7 @@ final class ReaderLoop {
 
     /// Releases every directory at or below `path`, for every client, and
     /// stops polling what lies there.
-    func releaseTree(_ path: String, kernelDropped: Bool) {
+    func releaseTree(_ path: FilePath, kernelDropped: Bool) {
         for client in clients where client.deafSince == nil {
             table.releaseTree(path, for: client, kernelDropped: kernelDropped)
             stopPolling(client, under: path)

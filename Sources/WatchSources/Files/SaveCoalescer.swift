@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Turns editors' save patterns into one `modified` of the real path.
 ///
 /// When a reported file vanishes in a way an editor's save starts with
@@ -14,7 +16,7 @@ struct SaveCoalescer {
     }
 
     let window: Double
-    private var held: [String: Held] = [:]
+    private var held: [FilePath: Held] = [:]
 
     init(window: Double = 1.0) {
         self.window = window

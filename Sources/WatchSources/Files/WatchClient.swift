@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 /// One subscription to `FileWatcher`: its roots with their filters, the
 /// directories it holds watches on, and where its events go. Created on the
@@ -9,7 +10,7 @@ final class WatchClient: @unchecked Sendable {
 
     struct Root {
         /// Absolute, normalized.
-        var path: String
+        var path: FilePath
         /// A single file is watched through its parent directory, so that
         /// replacing it atomically does not lose the watch.
         var isFile: Bool
@@ -18,7 +19,7 @@ final class WatchClient: @unchecked Sendable {
         var waiting = false
         /// Under `.auto`: the mounts below the root, by path (as named under
         /// the root), so the walk polls those inotify cannot see into.
-        var mountPoints: [String: MountTable.Mount] = [:]
+        var mountPoints: [FilePath: MountTable.Mount] = [:]
         /// The whole root is polled (no inotify watch in it).
         var polledWhole = false
     }
@@ -28,14 +29,14 @@ final class WatchClient: @unchecked Sendable {
     let options: WatchOptions
     let observer: Observer<FileEvent>
     /// Directories this client holds a watch reference on.
-    var watched: Set<String> = []
+    var watched: Set<FilePath> = []
     /// Directories watched only to notice a deleted root coming back.
-    var sentinels: Set<String> = []
+    var sentinels: Set<FilePath> = []
     var coalescer = SaveCoalescer()
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
     /// What is polled, by root index: the tops of the polled subtrees (or the single file).
-    var polledSubtrees: [Int: Set<String>] = [:]
+    var polledSubtrees: [Int: Set<FilePath>] = [:]
     /// Subtrees found during a walk, handed to the poller once it is done.
     var pendingPolls: [Int: [PollJob.Subtree]] = [:]
     /// Tests only: while set, this client reads nothing (no events, no
@@ -43,7 +44,7 @@ final class WatchClient: @unchecked Sendable {
     var deafSince: Double? = nil
     var ended = false
 
-    init(id: Int, paths: [String], options: WatchOptions, observer: Observer<FileEvent>) {
+    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<FileEvent>) {
         self.id = id
         self.options = options
         self.observer = observer
@@ -51,37 +52,39 @@ final class WatchClient: @unchecked Sendable {
         roots = paths.map { Root(path: $0, isFile: false, filter: filter) }
     }
 
-    /// The root index and relative path of `path`, if this client covers it.
-    func locate(_ path: String) -> (root: Int, relative: String)? {
+    /// The root index and relative path of `path`, if this client covers
+    /// it. The relative path is text for the filter's globs and ignore
+    /// rules (`matchingText`), never a path to hand on.
+    func locate(_ path: FilePath) -> (root: Int, relative: String)? {
         for (index, root) in roots.enumerated() where !root.waiting {
             if root.isFile {
                 if path == root.path { return (index, "") }
             } else if let relative = FileSystem.relative(path, to: root.path) {
-                return (index, relative)
+                return (index, relative.matchingText)
             }
         }
         return nil
     }
 
     /// Whether `path` is a directory this client wants watched.
-    func wantsDirectory(_ path: String) -> Bool {
+    func wantsDirectory(_ path: FilePath) -> Bool {
         guard let (index, relative) = locate(path), !roots[index].isFile else { return false }
         return roots[index].filter.watchesDirectory(relative)
     }
 
     /// Whether a change of `path` is reported to this client.
-    func reports(_ path: String, isDirectory: Bool) -> Bool {
+    func reports(_ path: FilePath, isDirectory: Bool) -> Bool {
         guard let (index, relative) = locate(path) else { return false }
         return roots[index].filter.reports(relative, isDirectory: isDirectory)
     }
 
     /// The root whose path is exactly `path`.
-    func rootIndex(of path: String) -> Int? {
+    func rootIndex(of path: FilePath) -> Int? {
         roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
     /// Re-reads the ignore files of directory `directory` when it is in this client's tree.
-    func reloadIgnoreFiles(in directory: String) {
+    func reloadIgnoreFiles(in directory: FilePath) {
         guard let (index, relative) = locate(directory), !roots[index].isFile else { return }
         roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relative)
     }

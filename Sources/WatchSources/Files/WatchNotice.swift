@@ -1,6 +1,7 @@
 import Glibc
 import Signals
 import Synchronization
+import SystemPackage
 
 /// What `FileWatcher` (and `Tail`) decided about how a path is watched,
 /// for the user to see: which backend reports a root, and the one warning
@@ -31,10 +32,10 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The watched root, mount or directory concerned.
-    public var path: String
+    public var path: FilePath
     public var kind: Kind
 
-    public init(path: String, kind: Kind) {
+    public init(path: FilePath, kind: Kind) {
         self.path = path
         self.kind = kind
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The directories under watch, shared by every client: one inotify watch
 /// per directory, counted by how many clients hold it, so that watching
@@ -11,14 +12,14 @@ struct WatchTable {
         var gone = false
     }
 
-    private var watches: [String: Watch] = [:]
+    private var watches: [FilePath: Watch] = [:]
     /// libinotifytools' fd, read by the reader thread; nil while the library
     /// is not started (or could not start: then nothing may call it).
     var descriptor: Int32? = nil
 
     var count: Int { watches.count }
 
-    func contains(_ directory: String) -> Bool { watches[directory] != nil }
+    func contains(_ directory: FilePath) -> Bool { watches[directory] != nil }
 
     /// Forgets everything (the library was closed, taking the watches with it).
     mutating func removeAll() { watches.removeAll() }
@@ -30,7 +31,7 @@ struct WatchTable {
     }
 
     /// The kernel dropped the watch on `directory`.
-    mutating func markGone(_ directory: String) {
+    mutating func markGone(_ directory: FilePath) {
         watches[directory]?.gone = true
     }
 
@@ -38,7 +39,7 @@ struct WatchTable {
     /// as a sentinel waiting for a root); false when the directory vanished
     /// first. A root's failure, and running out of watches, throw.
     @discardableResult
-    mutating func acquire(_ directory: String, for client: WatchClient, isRoot: Bool = false, sentinel: Bool = false)
+    mutating func acquire(_ directory: FilePath, for client: WatchClient, isRoot: Bool = false, sentinel: Bool = false)
         throws(FileWatchError) -> Bool
     {
         if sentinel ? client.sentinels.contains(directory) : client.watched.contains(directory) { return true }
@@ -64,7 +65,7 @@ struct WatchTable {
 
     /// Drops one hold on `directory`; the last one removes the watch
     /// (unless the kernel already has).
-    mutating func release(_ directory: String, kernelDropped: Bool) {
+    mutating func release(_ directory: FilePath, kernelDropped: Bool) {
         guard var watch = watches[directory] else { return }
         watch.holders -= 1
         if watch.holders > 0 {
@@ -76,7 +77,7 @@ struct WatchTable {
     }
 
     /// Releases what `client` watches at or below `path`.
-    mutating func releaseTree(_ path: String, for client: WatchClient, kernelDropped: Bool) {
+    mutating func releaseTree(_ path: FilePath, for client: WatchClient, kernelDropped: Bool) {
         let below = client.watched.filter { FileSystem.relative($0, to: path) != nil }
         for directory in below {
             client.watched.remove(directory)
@@ -86,11 +87,11 @@ struct WatchTable {
 
     /// Directory `old` is now `new`: renames it and everything below it,
     /// here, in libinotifytools and in `clients`' sets.
-    mutating func rename(_ old: String, to new: String, in clients: [WatchClient]) {
-        func moved(_ path: String) -> String? {
-            FileSystem.relative(path, to: old).map { $0.isEmpty ? new : FileSystem.join(new, $0) }
+    mutating func rename(_ old: FilePath, to new: FilePath, in clients: [WatchClient]) {
+        func moved(_ path: FilePath) -> FilePath? {
+            FileSystem.relative(path, to: old).map { new.pushing($0) }
         }
-        var renamed: [(wd: Int32, path: String)] = []
+        var renamed: [(wd: Int32, path: FilePath)] = []
         for (path, watch) in watches {
             if let target = moved(path) {
                 watches[path] = nil

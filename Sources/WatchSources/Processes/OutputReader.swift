@@ -6,7 +6,7 @@ import Glibc
 
 /// The one thread that feeds a process subscription: it reads the child's
 /// stdout and stderr pipes with `poll`, sends each line as it completes, and
-/// sends `exited` once the leader has exited and its output is drained.
+/// sends `exited` once the whole group is gone and its output is drained.
 ///
 /// Sending happens on this thread only and synchronously, so a slow
 /// downstream stops the reading; the pipe fills and the child blocks in
@@ -21,8 +21,9 @@ final class OutputReader: Sendable {
     private let cancelled = Atomic<Bool>(false)
 
     static let bufferSize = 64 * 1024
-    /// Reads per stream after the leader exited: what it wrote is all in the
-    /// pipe by then; this only bounds a grandchild that keeps writing.
+    /// Reads per stream after the group is gone: what it wrote is all in the
+    /// pipe by then; this only bounds a process that left the group (`setsid`)
+    /// and keeps writing.
     static let drainLimit = 256
 
     init(observer: Observer<ProcessEvent>, group: ProcessGroup, stdout: Int32, stderr: Int32, wake: WakePipe) {
@@ -62,7 +63,7 @@ final class OutputReader: Sendable {
         }
         var pollSet: [pollfd] = []
         while !isCancelled {
-            if let status = group.exitStatus {
+            if group.isGone, let status = group.leaderExit {
                 for index in streams.indices where streams[index].open {
                     drain(&streams[index], buffer)
                 }
@@ -107,7 +108,7 @@ final class OutputReader: Sendable {
     }
 
     /// Reads whatever is buffered in the pipe without waiting for EOF (a
-    /// grandchild may hold the pipe open), then ends the stream.
+    /// process that left the group may hold the pipe open), then ends the stream.
     private func drain(_ stream: inout Stream, _ buffer: UnsafeMutableRawBufferPointer) {
         _ = fcntl(stream.fd, F_SETFL, O_NONBLOCK)
         var reads = 0

@@ -4,112 +4,215 @@ import Signals
 import Glibc
 #endif
 
-/// One spawned command's process group, from spawn until its leader is reaped.
+/// The one owner of a spawned command's life: it starts it as the leader of
+/// a new process group, stops the group, reaps the leader, and says when
+/// every member is gone. Nothing else signals, waits for or reaps a child.
 ///
-/// A waiter thread blocks in `waitid(…, WNOWAIT)` for the leader's exit and
-/// leaves it a zombie: the unreaped leader keeps its pid, and so the group
-/// id, reserved, so signals sent to the group can never hit a stranger that
-/// reused the number. Stopping runs on its own thread: `stopSignal` (and
-/// SIGCONT, for a stopped group) to the whole group, up to `gracePeriod` for
-/// every member to go, SIGKILL to whatever is left, then the reap.
+/// A life thread blocks in `waitid(…, WNOWAIT)` for the leader's exit and
+/// leaves it a zombie until the end: the unreaped leader keeps its pid, and
+/// so the group id, reserved, so every signal sent to the group (always
+/// under the state lock, and never after `reaped` is set) reaches members of
+/// this group and never a stranger that reused the number.
+///
+/// Stopping: `stopSignal` (and SIGCONT, so that a stopped group can act on
+/// it) to the whole group, SIGKILL to whatever is left after `gracePeriod`.
+/// A leader that exits on its own gets the same for members it left behind.
+/// The group is *gone* once no member runs (zombies of orphans do not count:
+/// they run nothing, and init may never reap them) and the leader is reaped.
 final class ProcessGroup: Sendable {
     /// The leader's pid, which is also the group id.
-    let pid: pid_t
+    let id: pid_t
     private let stopSignal: Int32
     private let gracePeriod: Duration
-    private let onExit: @Sendable () -> Void
+    private let onGone: @Sendable (ProcessGroup) -> Void
+    private let handle: ProcessHandle?
     private let state = Locked(State())
-    /// Left when the leader has exited (it may still be an unreaped zombie).
-    private let leaderExit = DispatchGroup()
-    /// Left once the leader is reaped and the group stopped.
-    private let finished = DispatchGroup()
+    /// Left once the group is gone.
+    private let gone = DispatchGroup()
+    /// Wakes the wait for leftovers when SIGKILL was sent early.
+    private let hurry = DispatchSemaphore(value: 0)
 
     private struct State {
-        var exit: ExitStatus?
+        var leaderExit: ExitStatus?
+        /// `stop()` or `kill()` was called: the group ends because we asked.
         var stopRequested = false
+        /// When SIGKILL is due, once a stop has begun (asked or for leftovers).
+        var killDeadline: ContinuousClock.Instant?
+        /// Set just before the leader is reaped: no signal goes out after.
+        var reaped = false
+        /// Set once the group is gone and its handle knows it.
+        var finished = false
     }
 
-    /// Tracks the group led by `pid`; `onExit` runs on the waiter thread once
-    /// the leader has exited.
-    init(pid: pid_t, stopSignal: Int32, gracePeriod: Duration, onExit: @escaping @Sendable () -> Void) {
-        self.pid = pid
-        self.stopSignal = stopSignal
-        self.gracePeriod = gracePeriod
-        self.onExit = onExit
-        leaderExit.enter()
-        finished.enter()
+    private init(id: pid_t, options: ProcessOptions, handle: ProcessHandle?, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
+        self.id = id
+        stopSignal = options.stopSignal
+        gracePeriod = options.gracePeriod
+        self.handle = handle
+        self.onGone = onGone
+        gone.enter()
     }
 
-    /// Starts the waiter thread. Without a thread, kills the group and
-    /// reaps the leader here, and returns false.
-    func startWaiting() -> Bool {
-        if DetachedThread.start({ self.waitForLeader() }) { return true }
-        state.withLock { $0.stopRequested = true }
-        killpg(pid, SIGKILL)
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        state.withLock { $0.exit = .signaled(SIGKILL) }
-        leaderExit.leave()
-        ProcessSupervisor.unregister(self)
-        finished.leave()
-        return false
+    /// Spawns `arguments` as the leader of a new group, attaches it to
+    /// `handle`, and starts watching it. `onGone` runs on the life thread
+    /// once the group is gone (and `handle` knows it). Throws a
+    /// `ProcessError` naming the command when it cannot start, or when
+    /// rwatch is stopping (`ProcessSupervisor`).
+    static func start(
+        _ arguments: [String], options: ProcessOptions, handle: ProcessHandle?,
+        onGone: @escaping @Sendable (ProcessGroup) -> Void
+    ) throws(ProcessError) -> (group: ProcessGroup, child: ProcessLauncher.Child) {
+        guard ProcessSupervisor.beginSpawn() else {
+            let command = ProcessLauncher.argv(arguments, options).first ?? ""
+            throw ProcessError(command: command, reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping")
+        }
+        handle?.spawnBegins()
+        let child: ProcessLauncher.Child
+        do {
+            child = try ProcessLauncher.spawn(arguments, options: options)
+        } catch {
+            handle?.spawnFailed()
+            ProcessSupervisor.endSpawn()
+            throw error
+        }
+        let group = ProcessGroup(id: child.pid, options: options, handle: handle, onGone: onGone)
+        handle?.attach(group)
+        ProcessSupervisor.register(group)
+        if !DetachedThread.start({ group.live() }) {
+            // No thread to watch it: end it here, and say so.
+            for fd in [child.stdout, child.stderr] where fd >= 0 { close(fd) }
+            group.kill()
+            group.live()
+            let command = ProcessLauncher.argv(arguments, options).first ?? ""
+            throw ProcessError(command: command, reason: .spawnFailed(EAGAIN), detail: "no thread available to watch it")
+        }
+        return (group, child)
     }
 
     /// The leader's status, once it has exited.
-    var exitStatus: ExitStatus? { state.withLock { $0.exit } }
+    var leaderExit: ExitStatus? { state.withLock { $0.leaderExit } }
 
-    /// Starts stopping the group, without blocking. Later calls do nothing.
+    /// Whether `stop()` or `kill()` was called before the group was gone.
+    var wasStopped: Bool { state.withLock { $0.stopRequested } }
+
+    /// Whether every member is gone, the leader reaped, and the handle told.
+    var isGone: Bool { state.withLock { $0.finished } }
+
+    /// Starts the stop sequence without blocking: the stop signal and
+    /// SIGCONT now, SIGKILL after the grace period. Later calls do nothing.
     func stop() {
-        let first = state.withLock { state in
-            defer { state.stopRequested = true }
-            return !state.stopRequested
+        let deadline = ContinuousClock.now + gracePeriod
+        let begun = state.withLock { state -> Bool in
+            guard !state.reaped, !state.stopRequested else { return false }
+            state.stopRequested = true
+            if state.killDeadline.map({ deadline < $0 }) ?? true { state.killDeadline = deadline }
+            signalGroup(stopSignal)
+            if stopSignal != SIGKILL && stopSignal != SIGCONT { signalGroup(SIGCONT) }
+            return true
         }
-        guard first else { return }
-        if !DetachedThread.start({ self.runStopSequence() }) { runStopSequence() }
+        guard begun else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(gracePeriod))) { [self] in
+            killIfDue()
+        }
     }
 
-    /// Blocks until the group is stopped and its leader reaped.
-    func waitUntilFinished() {
-        finished.wait()
+    /// SIGKILL to the whole group now (a second Ctrl-C): the stop sequence
+    /// without its grace period.
+    func kill() {
+        state.withLock { state in
+            guard !state.reaped else { return }
+            state.stopRequested = true
+            state.killDeadline = .now
+            signalGroup(SIGKILL)
+        }
+        hurry.signal()
     }
 
-    private func waitForLeader() {
+    /// Sends `number` to the whole group while it has not been reaped.
+    func send(_ number: Int32) {
+        state.withLock { state in
+            guard !state.reaped else { return }
+            signalGroup(number)
+        }
+    }
+
+    /// Blocks until the group is gone.
+    func waitUntilGone() {
+        gone.wait()
+    }
+
+    /// Blocks until the group is gone or `deadline` passes; true when gone.
+    func waitUntilGone(before deadline: ContinuousClock.Instant) -> Bool {
+        let left = ContinuousClock.now.duration(to: deadline)
+        return gone.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(left))) == .success
+    }
+
+    /// Only under the state lock with `reaped` false.
+    private func signalGroup(_ number: Int32) {
+        _ = Glibc.kill(-id, number)
+    }
+
+    private func killIfDue() {
+        let killed = state.withLock { state -> Bool in
+            guard !state.reaped, let deadline = state.killDeadline, deadline <= .now else { return false }
+            signalGroup(SIGKILL)
+            return true
+        }
+        if killed { hurry.signal() }
+    }
+
+    /// The life thread: leader's exit, leftovers, reaping.
+    private func live() {
         var info = siginfo_t()
         var status = ExitStatus.exited(-1)  // unknown: someone else reaped it
         while true {
-            if waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == 0 {
+            if waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT) == 0 {
                 let value = info._sifields._sigchld.si_status
                 status = info.si_code == CLD_EXITED ? .exited(value) : .signaled(value)
                 break
             }
             if errno != EINTR { break }
         }
-        state.withLock { $0.exit = status }
-        leaderExit.leave()
-        onExit()
+        state.withLock { $0.leaderExit = status }
+        stopLeftovers()
+        state.withLock { $0.reaped = true }
+        var raw: Int32 = 0
+        while waitpid(id, &raw, 0) < 0 && errno == EINTR {}
+        ProcessSupervisor.unregister(self)
+        handle?.detach(self)
+        state.withLock { $0.finished = true }
+        gone.leave()
+        onGone(self)
     }
 
-    private func runStopSequence() {
-        let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(gracePeriod))
-        if exitStatus == nil || ProcessTable.groupIsAlive(pid) {
-            killpg(pid, stopSignal)
-            if stopSignal != SIGKILL { killpg(pid, SIGCONT) }
+    /// After the leader's exit: waits until no member runs. Members left
+    /// behind by a leader that exited on its own get the stop sequence;
+    /// SIGKILL goes out when the deadline passes (or at once after `kill()`).
+    private func stopLeftovers() {
+        guard ProcessTable.groupIsAlive(id) else { return }
+        let grace = ContinuousClock.now + gracePeriod
+        state.withLock { state in
+            guard state.killDeadline == nil else { return }
+            state.killDeadline = grace
+            signalGroup(stopSignal)
+            if stopSignal != SIGKILL && stopSignal != SIGCONT { signalGroup(SIGCONT) }
         }
-        _ = leaderExit.wait(timeout: deadline)
-        var pause: UInt32 = 1_000
-        while ProcessTable.groupIsAlive(pid) {
-            guard DispatchTime.now() < deadline else {
-                killpg(pid, SIGKILL)
-                break
+        var pause = Duration.milliseconds(1)
+        var giveUp: ContinuousClock.Instant?
+        while ProcessTable.groupIsAlive(id) {
+            let now = ContinuousClock.now
+            let deadline = state.withLock { $0.killDeadline } ?? grace
+            if now >= deadline {
+                state.withLock { _ in signalGroup(SIGKILL) }
+                // What SIGKILL cannot end at once (uninterruptible sleep)
+                // is left to the kernel after a second.
+                if let giveUp, now >= giveUp { return }
+                giveUp = giveUp ?? now + .seconds(1)
             }
-            usleep(pause)
-            pause = min(pause * 2, 25_000)
+            let wait = min(pause, now < deadline ? now.duration(to: deadline) : pause)
+            _ = hurry.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(wait)))
+            pause = min(pause * 2, .milliseconds(25))
         }
-        leaderExit.wait()
-        var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
-        ProcessSupervisor.unregister(self)
-        finished.leave()
     }
 
     static func nanoseconds(_ duration: Duration) -> Int {

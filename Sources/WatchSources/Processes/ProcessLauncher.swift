@@ -20,19 +20,23 @@ enum ProcessLauncher {
         return [shell, "-c", arguments.joined(separator: " ")]
     }
 
-    /// The inherited environment with `additions` laid over it.
-    static func environment(adding additions: [String: String]) -> [String] {
-        var merged: [String] = []
+    /// The inherited environment with `text`, then `bytes`, laid over it,
+    /// as `NAME=value` entries. Kept as bytes throughout: an inherited
+    /// value, or a path in `bytes`, need not be UTF-8.
+    static func environment(adding text: [String: String], bytes: [String: [UInt8]] = [:]) -> [[UInt8]] {
+        var additions = text.mapValues { Array($0.utf8) }
+        additions.merge(bytes) { $1 }
+        let names = Set(additions.keys.map { Array($0.utf8) })
+        var merged: [[UInt8]] = []
         var index = 0
         while let entry = environ[index] {
             index += 1
-            let text = String(cString: entry)
-            let name = String(text.prefix { $0 != "=" })
-            if additions[name] != nil { continue }
-            merged.append(text)
+            let bytes = UnsafeRawBufferPointer(start: entry, count: strlen(entry))
+            if names.contains(Array(bytes.prefix { $0 != UInt8(ascii: "=") })) { continue }
+            merged.append(Array(bytes))
         }
         for (name, value) in additions.sorted(by: { $0.key < $1.key }) {
-            merged.append(name + "=" + value)
+            merged.append(Array(name.utf8) + [UInt8(ascii: "=")] + value)
         }
         return merged
     }
@@ -45,12 +49,14 @@ enum ProcessLauncher {
         if argv.contains(where: { $0.utf8.contains(0) }) {
             throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "an argument contains a NUL byte")
         }
-        if options.environment.contains(where: { $0.key.isEmpty || $0.key.contains("=") || ($0.key + $0.value).utf8.contains(0) }) {
+        let badName: (String) -> Bool = { $0.isEmpty || $0.contains("=") || $0.utf8.contains(0) }
+        if options.environment.contains(where: { badName($0.key) || $0.value.utf8.contains(0) })
+            || options.environmentBytes.contains(where: { badName($0.key) || $0.value.contains(0) }) {
             throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "bad environment variable (empty name, '=' in the name, or a NUL byte)")
         }
-        let environment = environment(adding: options.environment)
+        let environment = environment(adding: options.environment, bytes: options.environmentBytes)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
-        let searchPath = environment.last { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
         let executable = try ExecutableLookup.resolve(command, searchPath: searchPath, workingDirectory: options.workingDirectory)
 
         var out: (read: Int32, write: Int32) = (-1, -1)
@@ -107,7 +113,9 @@ enum ProcessLauncher {
         posix_spawnattr_setsigmask(&attributes, &noSignal)
 
         let cArguments = argv.map { strdup($0) }
-        let cEnvironment = environment.map { strdup($0) }
+        let cEnvironment = environment.map { entry in
+            (entry + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
         defer {
             cArguments.forEach { free($0) }
             cEnvironment.forEach { free($0) }

@@ -6,6 +6,9 @@ import Glibc
 public struct ProcessOptions: Sendable {
     /// Variables added to (or replacing those of) the inherited environment.
     public var environment: [String: String]
+    /// Variables whose values are bytes rather than text (paths, which need
+    /// not be UTF-8), laid over the inherited environment and `environment`.
+    public var environmentBytes: [String: [UInt8]] = [:]
     /// The child's working directory; `nil` keeps rwatch's.
     public var workingDirectory: String?
     /// `nil` runs the arguments directly (no shell). Otherwise the command

@@ -61,7 +61,7 @@ public enum ProcessSupervisor {
             let (groups, spawning) = registry.withLock { (Array($0.groups.values), $0.spawning) }
             if groups.isEmpty && spawning == 0 { return }
             for group in groups { group.stop() }
-            for group in groups { group.waitUntilFinished() }
+            for group in groups { group.waitUntilGone() }
             if groups.isEmpty {
                 // A spawn is between posix_spawn and register: it is quick.
                 usleep(pause)
@@ -91,7 +91,7 @@ public enum ProcessSupervisor {
     /// Registers a spawned group (ending its `beginSpawn`).
     static func register(_ group: ProcessGroup) {
         let closing = registry.withLock { registry in
-            registry.groups[group.pid] = group
+            registry.groups[group.id] = group
             registry.spawning -= 1
             return registry.closing
         }
@@ -100,7 +100,7 @@ public enum ProcessSupervisor {
 
     static func unregister(_ group: ProcessGroup) {
         registry.withLock { registry in
-            if registry.groups[group.pid] === group { registry.groups[group.pid] = nil }
+            if registry.groups[group.id] === group { registry.groups[group.id] = nil }
         }
     }
 }

@@ -1,17 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// What the follower knows about one followed name: the file open under it
 /// (kept open across rotation until the name points at a new file), how far
 /// it was read, and the unfinished line it holds.
 struct FollowedFile {
     /// The path as the user gave it, which tags every line.
-    let path: String
-    /// Absolute path, its directory and its last component.
-    let absolute: String
-    let directory: String
-    let name: String
+    let path: FilePath
+    /// Absolute path, its directory and its last component (as bytes, to
+    /// compare with the names inotify reports).
+    let absolute: FilePath
+    let directory: FilePath
+    let name: [UInt8]
 
     /// The open file, or -1 while waiting for the name to appear.
     var fd: Int32 = -1
@@ -31,28 +33,26 @@ struct FollowedFile {
     /// network or FUSE mount, polling asked for, or no inotify left).
     var polled = false
 
-    init(path: String, currentDirectory: String) throws(TailError) {
+    init(path: FilePath, currentDirectory: FilePath) throws(TailError) {
         self.path = path
-        guard !path.isEmpty, !path.hasSuffix("/") else {
+        let absolute = path.isAbsolute ? path : currentDirectory.pushing(path)
+        guard let name = absolute.lastComponent else {
             throw TailError(path: path, problem: "not a file name")
         }
-        let absolute = path.hasPrefix("/") ? path : currentDirectory + "/" + path
-        let slash = absolute.lastIndex(of: "/")!
         self.absolute = absolute
-        self.directory = slash == absolute.startIndex ? "/" : String(absolute[..<slash])
-        self.name = String(absolute[absolute.index(after: slash)...])
+        self.directory = absolute.removingLastComponent()
+        self.name = name.bytes
     }
 
     /// The directory that holds `path` ("/" for "/" itself).
-    static func parent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
+    static func parent(of path: FilePath) -> FilePath {
+        path.removingLastComponent()
     }
 
     /// `path`, or its nearest ancestor that exists.
-    static func existingAncestor(of path: String) -> String {
+    static func existingAncestor(of path: FilePath) -> FilePath {
         var current = path
-        while access(current, F_OK) != 0, current != "/" { current = parent(of: current) }
+        while current.withPlatformString({ access($0, F_OK) }) != 0, current != "/" { current = parent(of: current) }
         return current
     }
 

@@ -1,4 +1,5 @@
 import Signals
+import SystemPackage
 
 /// Files followed like `tail -F`, as signals of lines.
 public enum Tail {
@@ -21,22 +22,23 @@ public enum Tail {
     /// follower to pass on (`rwatch tail` prints them unless `-q`).
     public enum Notice: Sendable, Hashable {
         /// The name does not exist (yet, or any more): lines start when it appears.
-        case waiting(path: String)
+        case waiting(path: FilePath)
         /// A file appeared under a name that had none; it is read from its beginning.
-        case appeared(path: String)
+        case appeared(path: FilePath)
         /// Another file took the name (rename-and-recreate rotation); the
         /// rest of the old one was read first.
-        case rotated(path: String)
+        case rotated(path: FilePath)
         /// The file got shorter (`copytruncate`); reading starts over.
-        case truncated(path: String)
+        case truncated(path: FilePath)
     }
 
-    /// A line and the file it came from (the path as it was given).
+    /// A line and the file it came from (the path as it was given; shown on
+    /// a terminal through `Quoted.escaped`).
     public struct Line: Sendable, Hashable {
-        public var path: String
+        public var path: FilePath
         public var text: String
 
-        public init(path: String, text: String) {
+        public init(path: FilePath, text: String) {
             self.path = path
             self.text = text
         }
@@ -48,7 +50,7 @@ public enum Tail {
     ///     Tail.follow("/var/log/app.log").filter { $0.contains("ERROR") }
     ///     Tail.follow("/var/log/app.log", matching: try LinePattern("ERROR|FATAL"))
     public static func follow(
-        _ path: String, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+        _ path: FilePath, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<String> {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
@@ -86,7 +88,7 @@ public enum Tail {
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
     public static func follow(
-        _ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+        _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<Line> {
         Signal.serial { observer in
             subscribe(paths, start, pattern, backend, observer, TailSink(
@@ -103,7 +105,7 @@ public enum Tail {
     /// `notices` hears of names waited for, rotated and truncated, on the
     /// follower's thread, in order with the batches.
     package static func followBatches(
-        _ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto,
+        _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto,
         notices: @escaping @Sendable (Notice) -> Void = { _ in }
     ) -> Signal<[Line]> {
         Signal.serial { observer in
@@ -121,6 +123,20 @@ public enum Tail {
         }
     }
 
+    /// `follow(_:from:matching:backend:)` for a path given as text.
+    public static func follow(
+        _ path: String, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<String> {
+        follow(FilePath(path), from: start, matching: pattern, backend: backend)
+    }
+
+    /// `follow(_:from:matching:backend:)` for paths given as text.
+    public static func follow(
+        _ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<Line> {
+        follow(paths.map { FilePath($0) }, from: start, matching: pattern, backend: backend)
+    }
+
     /// The lines of the read under way, for `followBatches`.
     private final class LineBatch: @unchecked Sendable {
         // Safety: only the follower thread touches it (deliver, then flush).
@@ -133,7 +149,7 @@ public enum Tail {
     }
 
     private static func subscribe<Value>(
-        _ paths: [String], _ start: Start, _ pattern: LinePattern?, _ backend: WatchBackend, _ observer: Observer<Value>,
+        _ paths: [FilePath], _ start: Start, _ pattern: LinePattern?, _ backend: WatchBackend, _ observer: Observer<Value>,
         _ sink: TailSink
     ) -> any Disposable {
         do throws(TailError) {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Descriptors and inotify watches of a `TailFollower`: opening a followed
 /// file and watching it, watching its directory (or while that is missing,
@@ -16,7 +17,7 @@ extension TailFollower {
         detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
         guard !files[index].polled else { return }
         for _ in 0..<8 {
-            let wd = inotify_add_watch(inotify, files[index].directory, Self.directoryMask)
+            let wd = files[index].directory.withPlatformString { inotify_add_watch(inotify, $0, Self.directoryMask) }
             if wd >= 0 {
                 directoryWatches[wd, default: []].append(index)
                 files[index].directoryWatch = wd
@@ -27,7 +28,7 @@ extension TailFollower {
             var ancestor = files[index].directory
             while true {
                 ancestor = FollowedFile.parent(of: ancestor)
-                let wd = inotify_add_watch(inotify, ancestor, Self.ancestorMask)
+                let wd = ancestor.withPlatformString { inotify_add_watch(inotify, $0, Self.ancestorMask) }
                 if wd >= 0 {
                     ancestorWatches[wd, default: []].append(index)
                     files[index].ancestorWatch = wd
@@ -37,7 +38,7 @@ extension TailFollower {
                 try checkWatchError(index, errno, ancestor)
             }
             // Created meanwhile? Then watch it after all; else wait.
-            guard access(files[index].directory, F_OK) == 0 else { return }
+            guard files[index].directory.withPlatformString({ access($0, F_OK) }) == 0 else { return }
             detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
         }
     }
@@ -53,7 +54,7 @@ extension TailFollower {
     }
 
     /// Throws unless `code` says that `directory` does not exist (yet).
-    private func checkWatchError(_ index: Int, _ code: Int32, _ directory: String) throws(TailError) {
+    private func checkWatchError(_ index: Int, _ code: Int32, _ directory: FilePath) throws(TailError) {
         switch code {
         case ENOENT where directory != "/": return
         case ENOTDIR: throw TailError(path: files[index].path, problem: "\(Quoted.path(directory)) is not a directory")
@@ -80,7 +81,7 @@ extension TailFollower {
     func open(_ index: Int, from start: Tail.Start) throws(TailError) {
         for _ in 0..<3 {
             // O_NONBLOCK: a FIFO under the name must not hang the follower.
-            let fd = Glibc.open(files[index].absolute, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+            let fd = files[index].absolute.withPlatformString { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
             guard fd >= 0 else {
                 let code = errno
                 if code == ENOENT { return }
@@ -94,7 +95,7 @@ extension TailFollower {
             }
             var wd: Int32 = -1
             if !files[index].polled {
-                wd = inotify_add_watch(inotify, files[index].absolute, Self.fileMask)
+                wd = files[index].absolute.withPlatformString { inotify_add_watch(inotify, $0, Self.fileMask) }
                 if wd < 0 {
                     let code = errno
                     if !pollsWhenOutOfWatches(index, code) {
@@ -105,7 +106,7 @@ extension TailFollower {
                 }
             }
             var named = stat()
-            guard stat(files[index].absolute, &named) == 0,
+            guard files[index].absolute.withPlatformString({ stat($0, &named) }) == 0,
                   named.st_dev == opened.st_dev, named.st_ino == opened.st_ino
             else {
                 // Replaced between open and watch: try again.
@@ -147,9 +148,9 @@ extension TailFollower {
         return TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
     }
 
-    static func currentDirectory() -> String {
+    static func currentDirectory() -> FilePath {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return FilePath(platformString: buffer)
     }
 }

@@ -1,5 +1,6 @@
 import Signals
 import Synchronization
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,7 +48,7 @@ final class TailFollower: @unchecked Sendable {
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
     /// watches, so that nothing written after subscribing is missed.
-    init(paths: [String], start: Tail.Start, pattern: LinePattern?, backend: WatchBackend = .auto, sink: TailSink) throws(TailError) {
+    init(paths: [FilePath], start: Tail.Start, pattern: LinePattern?, backend: WatchBackend = .auto, sink: TailSink) throws(TailError) {
         self.sink = sink
         self.pattern = pattern
         self.backend = backend
@@ -90,7 +91,7 @@ final class TailFollower: @unchecked Sendable {
                 // What a watch would have refused: a parent that is a file.
                 let ancestor = FollowedFile.existingAncestor(of: files[index].directory)
                 var info = stat()
-                if stat(ancestor, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                if ancestor.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT != S_IFDIR {
                     throw TailError(path: files[index].path, problem: "\(Quoted.path(ancestor)) is not a directory")
                 }
             } else {
@@ -203,8 +204,8 @@ final class TailFollower: @unchecked Sendable {
             }
             let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
             if let indices = directoryWatches[wd] {
-                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                for index in indices where files[index].name == name || gone {
+                let name = nameBytes.prefix { $0 != 0 }
+                for index in indices where gone || files[index].name.elementsEqual(name) {
                     if gone { reattach[index] = true } else { due[index] = true }
                 }
             }
@@ -246,10 +247,10 @@ final class TailFollower: @unchecked Sendable {
             }
         }
         var info = stat()
-        while stat(files[index].absolute, &info) != 0 {
+        while files[index].absolute.withPlatformString({ stat($0, &info) }) != 0 {
             // Gone: a renamed file stays open (its writer may still add to
             // it). If the directory went too, wait for it to come back.
-            guard files[index].directoryWatch >= 0 && access(files[index].directory, F_OK) != 0 else {
+            guard files[index].directoryWatch >= 0 && files[index].directory.withPlatformString({ access($0, F_OK) }) != 0 else {
                 if deleted { sink.notice(.waiting(path: files[index].path)) }
                 return
             }

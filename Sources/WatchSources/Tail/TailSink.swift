@@ -1,9 +1,11 @@
+import SystemPackage
+
 /// Where a `TailFollower` hands its lines: the subscriber's observer,
 /// wrapped so that one follower serves both `Tail.follow` forms without an
 /// extra observer hop per line.
 struct TailSink: Sendable {
     /// Receives each line with the path it came from.
-    let deliver: @Sendable (_ path: String, _ text: String) -> Void
+    let deliver: @Sendable (_ path: FilePath, _ text: String) -> Void
     /// Called after the lines of each read (at most 1 MiB) were delivered:
     /// where a batching subscriber sends its batch.
     var flush: @Sendable () -> Void = {}

@@ -9,8 +9,9 @@ struct Events: ParsableCommand {
         abstract: "Print file events as they come (like inotifywait -m -r).",
         discussion: """
             Each line is KIND PATH (created, modified, closedWrite, deleted, movedFrom, \
-            movedTo, attributes, overflow), or with --json one JSON object per line: \
-            {"path":…,"kind":…,"isDirectory":…}.
+            movedTo, attributes, overflow), the path's control characters and bytes that \
+            are not UTF-8 escaped (\\e, \\n, \\xff); or with --json one JSON object per line: \
+            {"path":…,"kind":…,"isDirectory":…}, such bytes written \\udcXX (see rwatch(1)).
 
             Examples:
               rwatch events .
@@ -39,7 +40,7 @@ struct Events: ParsableCommand {
         ClosedOutput.endProcessWhenUnread()
         let json = json
         let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
-            Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(event.path)", prefix: "", toStandardError: false)
+            Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }
         Glibc.exit(RecipeRunner.run(Recipe("events", "print file events") { events }))

@@ -9,8 +9,9 @@ struct TailFiles: ParsableCommand {
         commandName: "tail",
         abstract: "Follow files like tail -F (rotation, truncation), optionally keeping only matching lines.",
         discussion: """
-            With several files each line is prefixed with its file's path. Waiting for a \
-            file, rotation and truncation are reported on stderr (not under -q).
+            With several files each line is prefixed with its file's path (control \
+            characters in it escaped: \\e, \\n). Waiting for a file, rotation and \
+            truncation are reported on stderr (not under -q).
 
             Examples:
               rwatch tail app.log                       (the last 10 lines, then new ones)
@@ -71,11 +72,14 @@ struct TailFiles: ParsableCommand {
         let quiet = output.quiet
         ClosedOutput.endProcessWhenUnread()
         // In batches, one per read of a file: one write for many lines.
-        let lines = Tail.followBatches(files, from: lines.start, matching: pattern, backend: backend.backend) { notice in
+        let paths = files.map { FilePath($0) }
+        // Each file's prefix, escaped once.
+        let prefixes = Dictionary(paths.map { ($0, Quoted.escaped($0) + ": ") }) { first, _ in first }
+        let lines = Tail.followBatches(paths, from: lines.start, matching: pattern, backend: backend.backend) { notice in
             if quiet { Diagnostics.log(.info, Self.describe(notice)) } else { Terminal.status(Self.describe(notice)) }
         }
         .map { batch in
-            Terminal.output(lines: several ? batch.map { "\($0.path): \($0.text)" } : batch.map(\.text))
+            Terminal.output(lines: several ? batch.map { prefixes[$0.path, default: ""] + $0.text } : batch.map(\.text))
             return batch
         }
         Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }))

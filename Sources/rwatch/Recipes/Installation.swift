@@ -12,8 +12,9 @@ struct Installation {
     /// The bundled recipes' directories, in lookup order.
     var recipeDirectories: [String]
     /// Module maps of the C modules RecipeKit's modules depend on
-    /// (CInotifyTools): a Swift client of a module built without library
-    /// evolution loads even its internal imports.
+    /// (CInotifyTools, and swift-system's CSystem): a Swift client of a
+    /// module built without library evolution loads even its internal
+    /// imports.
     var moduleMaps: [String] = []
 
     /// Finds the installation of the running rwatch.
@@ -27,14 +28,21 @@ struct Installation {
         recipes.append(prefix + "/share/rwatch/recipes")
         let tree = sourceTree(above: bin)
         if let tree { recipes.append(tree + "/recipes") }
+        // In a build directory (<scratch>/<triple>/debug) the packages are checked out in <scratch>/checkouts.
+        let checkouts = FileSystem.directory(of: prefix) + "/checkouts"
         let candidates = [
-            (bin + "/Modules", bin, tree.map { $0 + "/Sources" } ?? bin),
-            (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch", prefix + "/lib/rwatch/Modules"),
+            (bin + "/Modules", bin, [
+                (tree.map { $0 + "/Sources" } ?? bin) + "/CInotifyTools/module.modulemap",
+                checkouts + "/swift-system/Sources/CSystem/include/module.modulemap",
+            ]),
+            (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch", [
+                prefix + "/lib/rwatch/Modules/CInotifyTools/module.modulemap",
+                prefix + "/lib/rwatch/Modules/CSystem/module.modulemap",
+            ]),
         ]
-        for (modules, library, cModules) in candidates {
+        for (modules, library, maps) in candidates {
             if FileSystem.exists(modules + "/RecipeKit.swiftmodule"), FileSystem.exists(library + "/libRecipeKit.so") {
-                let maps = [cModules + "/CInotifyTools/module.modulemap"].filter(FileSystem.exists)
-                return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps)
+                return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps.filter(FileSystem.exists))
             }
         }
         throw RWatchError("cannot find RecipeKit next to \(bin) (looked in \(bin)/Modules and \(prefix)/lib/rwatch); reinstall with make install")

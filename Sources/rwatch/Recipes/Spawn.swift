@@ -1,52 +1,42 @@
-import Glibc
+import Dispatch
+import RecipeKit
 
 /// Blocking child processes for the compiler: run, wait, get the status or
-/// the output. (Watched commands go through `ProcessSource` instead.)
+/// the output. They go through `ProcessSource` like watched commands (its
+/// `ProcessLauncher`, own process group, stdin from /dev/null), so a stop
+/// signal during a compile stops the compiler too (`ProcessSupervisor`).
 enum Spawn {
     /// Runs `argv` with rwatch's stdout and stderr and returns its shell
     /// status (127 when it cannot start).
     static func status(_ argv: [String]) -> Int32 {
-        guard let pid = start(argv, stdout: nil) else { return 127 }
-        return wait(pid)
+        run(argv, capture: false).status
     }
 
-    /// Runs `argv` and returns what it printed on stdout, or nil if it failed.
+    /// Runs `argv` and returns what it printed on stdout (lines joined with
+    /// `\n`), or nil if it failed.
     static func output(_ argv: [String]) -> String? {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { return nil }
-        let pid = start(argv, stdout: fds[1])
-        close(fds[1])
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            bytes += buffer[0..<count]
-        }
-        close(fds[0])
-        guard let pid, wait(pid) == 0 else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
+        let (status, lines) = run(argv, capture: true)
+        guard status == 0 else { return nil }
+        return lines.map { $0 + "\n" }.joined()
     }
 
-    private static func start(_ argv: [String], stdout: Int32?) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let stdout { posix_spawn_file_actions_adddup2(&actions, stdout, 1) }
-        let cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
-        var pid: pid_t = 0
-        guard posix_spawnp(&pid, argv[0], &actions, nil, cArgs, environ) == 0 else { return nil }
-        return pid
-    }
-
-    private static func wait(_ pid: pid_t) -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR { return 127 }
+    private static func run(_ argv: [String], capture: Bool) -> (status: Int32, lines: [String]) {
+        let done = DispatchSemaphore(value: 0)
+        let result = Locked<(status: Int32, lines: [String])>((127, []))
+        let subscription = ProcessSource.run(argv, options: ProcessOptions(captureOutput: capture)).subscribe { event in
+            switch event {
+            case .next(.stdout(let line)): result.withLock { $0.lines.append(line) }
+            case .next(.stderr(let line)): Terminal.output(line, prefix: "", toStandardError: true)
+            case .next(.exited(let status)): result.withLock { $0.status = status.shellCode }
+            case .next(.started): break
+            case .error(let error):
+                Terminal.error("\(error)")
+                done.signal()
+            case .completed: done.signal()
+            }
         }
-        if status & 0x7f == 0 { return (status >> 8) & 0xff }
-        return 128 + (status & 0x7f)
+        done.wait()
+        subscription.dispose()
+        return result.withLock { $0 }
     }
 }

@@ -7,7 +7,7 @@ import TestSupport
     private let quiet = RunOptions(statusLines: false)
 
     private func batch(_ paths: [String]) -> ChangeBatch {
-        ChangeBatch(paths.map { FileEvent(path: $0, kind: .modified, isDirectory: false, cookie: 0) })
+        ChangeBatch(paths.map { FileEvent(path: FilePath($0), kind: .modified, isDirectory: false, cookie: 0) })
     }
 
     @Test func aCommandRunsOnceWhenThreeObserversLookAtItsResult() {
@@ -48,10 +48,10 @@ import TestSupport
         let environment = RunEnvironment(batch(paths))
         defer { environment.remove() }
         let variables = environment.variables
-        #expect(variables["RWATCH_PATHS_TRUNCATED"] == "1")
-        #expect((variables["RWATCH_PATHS"]?.utf8.count ?? .max) <= 64 * 1024)
-        #expect(variables["RWATCH_PATHS"]?.hasSuffix("\n") == false)
-        let file = variables["RWATCH_EVENTS_FILE"] ?? ""
+        #expect(variables["RWATCH_PATHS_TRUNCATED"] == Array("1".utf8))
+        #expect((variables["RWATCH_PATHS"]?.count ?? .max) <= 64 * 1024)
+        #expect(variables["RWATCH_PATHS"]?.last != UInt8(ascii: "\n"))
+        let file = String(decoding: variables["RWATCH_EVENTS_FILE"] ?? [], as: UTF8.self)
         #expect(countLines(file) == 2000)
     }
 
@@ -122,13 +122,13 @@ import TestSupport
         let grandchild = Int32(dir.read("grandchildren").split(separator: "\n").first ?? "") ?? 0
         let child = Int32(dir.read("children").split(separator: "\n").first ?? "") ?? 0
         // The second run started only after the whole first group had gone.
-        #expect(child > 0 && !GroupReaper.hasRunningMembers(child))
+        #expect(child > 0 && !ProcessGroups.hasRunningMembers(child))
         #expect(grandchild > 0 && !isRunning(grandchild))
         #expect(results.withLock { $0 }.first?.status == .signaled(SIGTERM))
         // Disposing stops the second group and returns once it is gone.
         let second = Int32(dir.read("children").split(separator: "\n").last ?? "") ?? 0
         subscription.dispose()
-        #expect(second > 0 && !GroupReaper.hasRunningMembers(second))
+        #expect(second > 0 && !ProcessGroups.hasRunningMembers(second))
     }
 
     private func isRunning(_ pid: Int32) -> Bool {

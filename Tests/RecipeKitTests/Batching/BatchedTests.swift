@@ -10,9 +10,9 @@ import TestSupport
         _ source: String, quiet: Int, maxWait: Int, _ scheduler: TestScheduler, disposeAt: Int? = nil
     ) -> String {
         marbles(source, scheduler, disposeAt: disposeAt, symbol: { batch in
-            "[" + batch.paths.map { String($0.dropFirst()) }.joined() + "]"
+            "[" + batch.paths.map { String($0.string.dropFirst()) }.joined() + "]"
         }) {
-            $0.map { FileEvent(path: "/" + $0, kind: .modified) }
+            $0.map { FileEvent(path: FilePath("/" + $0), kind: .modified) }
                 .batched(.ticks(quiet), maxWait: .ticks(maxWait), scheduler: scheduler)
         }
     }
@@ -62,7 +62,7 @@ import TestSupport
         let scheduler = QueueScheduler(label: "rwatch.test.batched-race")
         for _ in 0..<10_000 {
             let subject = PublishSubject<FileEvent>()
-            let received = Locked<[String]>([])
+            let received = Locked<[FilePath]>([])
             let ended = Atomic<Bool>(false)
             let subscription = subject.asSignal().batched(.zero, maxWait: .zero, scheduler: scheduler).subscribe(
                 onNext: { batch in received.withLock { $0.append(contentsOf: batch.paths) } },

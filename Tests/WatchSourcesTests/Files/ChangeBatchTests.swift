@@ -1,3 +1,4 @@
+import SystemPackage
 import Testing
 @testable import WatchSources
 
@@ -22,8 +23,8 @@ import Testing
         (["/p/srcA/a", "/p/srcB/b"], "/p"),
     ])
     func commonRootIsTheDeepestSharedDirectory(_ example: ([String], String)) {
-        let batch = ChangeBatch(example.0.map { FileEvent(path: $0, kind: .modified) })
-        #expect(batch.commonRoot == example.1)
+        let batch = ChangeBatch(example.0.map { FileEvent(path: FilePath($0), kind: .modified) })
+        #expect(batch.commonRoot == FilePath(example.1))
     }
 
     @Test func aDirectoryCountsAsItsOwnRoot() {

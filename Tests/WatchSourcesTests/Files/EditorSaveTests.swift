@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import WatchSources
 import TestSupport
@@ -9,8 +10,8 @@ import TestSupport
     /// The kinds seen for `path`, and whether any other path (but the marker) was reported.
     private func outcome(_ recorder: Recorder, _ dir: TempDir, _ path: String) -> (kinds: Set<FileEvent.Kind>, strays: [FileEvent]) {
         let events = recorder.snapshot
-        let kinds = Set(events.filter { $0.path == path }.map(\.kind))
-        let strays = events.filter { $0.path != path && !$0.path.hasSuffix("zz-marker") }
+        let kinds = Set(events.filter { $0.path.string == path }.map(\.kind))
+        let strays = events.filter { $0.path.string != path && !$0.path.string.hasSuffix("zz-marker") }
         return (kinds, strays)
     }
 
@@ -86,7 +87,7 @@ import TestSupport
         // Polling sees the new size and mtime, not the close.
         #expect(kinds == (backend == .inotify ? [.modified, .closedWrite] : [.modified]))
         #expect(strays.isEmpty)
-        #expect(ChangeBatch(recorder.events(for: file)).paths == [file])
+        #expect(ChangeBatch(recorder.events(for: file)).paths == [FilePath(file)])
     }
 
     @Test(arguments: Backend.allCases) func aWatchedSingleFileSurvivesAtomicReplacement(_ backend: Backend) {
@@ -112,7 +113,7 @@ import TestSupport
         Disk.append(file, "c = 4\n")
         #expect(eventually { count(backend.written) > written })
         #expect(recorder.failure.withLock { $0 } == nil)
-        #expect(recorder.snapshot.allSatisfy { $0.path == file })
+        #expect(recorder.snapshot.allSatisfy { $0.path.string == file })
     }
 
     @Test(arguments: Backend.allCases) func aWatchedSingleFileSurvivesVimsSave(_ backend: Backend) {

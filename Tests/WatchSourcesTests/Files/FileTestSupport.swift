@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 @testable import Signals
 @testable import WatchSources
 import TestSupport
@@ -83,10 +84,14 @@ final class Recorder: Sendable {
     var snapshot: [FileEvent] { events.withLock { $0 } }
 
     func has(_ kind: FileEvent.Kind, _ path: String) -> Bool {
+        has(kind, FilePath(path))
+    }
+
+    func has(_ kind: FileEvent.Kind, _ path: FilePath) -> Bool {
         snapshot.contains { $0.kind == kind && $0.path == path }
     }
 
-    func events(for path: String) -> [FileEvent] { snapshot.filter { $0.path == path } }
+    func events(for path: String) -> [FileEvent] { snapshot.filter { $0.path == FilePath(path) } }
 
     /// Whether writing `path` (new or not) was reported: its close under
     /// inotify; its creation or change when polled.

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import Signals
 @testable import WatchSources
@@ -71,7 +72,7 @@ import TestSupport
         let file = dir.at("after/inner/file.txt")
         Disk.write(file)
         #expect(eventually { recorder.hasWrite(file, backend) })
-        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(dir.at("before/")) })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(dir.at("before/")) })
     }
 
     @Test(arguments: Backend.allCases) func reportsMovesOutOfAndIntoTheTree(_ backend: Backend) {
@@ -104,7 +105,7 @@ import TestSupport
         #expect(eventually { recorder.has(backend.movedOut, dir.at("gone")) })
         Disk.write(outside.at("gone/after.txt"))
         #expect(settle(recorder, in: dir.path, backend: backend))
-        #expect(!recorder.snapshot.contains { $0.path.hasSuffix("after.txt") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasSuffix("after.txt") })
     }
 
     @Test func sharesOneSetOfWatchesAndRemovesThemOnLastDispose() {
@@ -133,7 +134,7 @@ import TestSupport
         defer { subscription.dispose() }
         #expect(eventually { recorder.failure.withLock { $0 } != nil })
         let error = recorder.failure.withLock { $0 }
-        #expect(error?.reason == .noSuchPath("/nonexistent/rwatch-\(getpid())/x"))
+        #expect(error?.reason == .noSuchPath(FilePath("/nonexistent/rwatch-\(getpid())/x")))
         #expect(error?.description.contains("/nonexistent/rwatch-\(getpid())/x: no such file or directory") == true)
     }
 
@@ -157,7 +158,7 @@ import TestSupport
         for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name + "/inner")) }
         let warnings = Locked<[WatchNotice]>([])
         let notices = FileWatcher.notices.subscribe(onNext: { notice in
-            if notice.isWarning, notice.path.hasPrefix(dir.path) { warnings.withLock { $0.append(notice) } }
+            if notice.isWarning, notice.path.string.hasPrefix(dir.path) { warnings.withLock { $0.append(notice) } }
         })
         defer { notices.dispose() }
         var options = WatchOptions()
@@ -186,8 +187,8 @@ import TestSupport
         Disk.write(left.at("l.txt"))
         Disk.write(right.at("r.txt"))
         #expect(eventually { l.hasWrite(left.at("l.txt"), backend) && r.hasWrite(right.at("r.txt"), backend) })
-        #expect(!l.snapshot.contains { $0.path.hasPrefix(right.path) })
-        #expect(!r.snapshot.contains { $0.path.hasPrefix(left.path) })
+        #expect(!l.snapshot.contains { $0.path.string.hasPrefix(right.path) })
+        #expect(!r.snapshot.contains { $0.path.string.hasPrefix(left.path) })
     }
 }
 
@@ -199,7 +200,7 @@ func kernelWatches(_ path: String) -> Int {
     let inode = " ino:" + String(info.st_ino, radix: 16) + " "
     var count = 0
     for entry in fds {
-        guard let text = FileSystem.read("/proc/self/fdinfo/\(entry.name)"), text.contains("inotify wd:") else { continue }
+        guard let text = FileSystem.read(FilePath("/proc/self/fdinfo/\(entry.name)")), text.contains("inotify wd:") else { continue }
         count += text.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") && $0.contains(inode) }.count
     }
     return count

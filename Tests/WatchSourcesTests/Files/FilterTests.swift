@@ -24,7 +24,7 @@ import TestSupport
         Disk.write(dir.at("src/nested/code.gen"))
         Disk.write(dir.at("code.gen"))
         #expect(settle(recorder, in: dir.path, backend: backend))
-        let paths = Set(recorder.snapshot.map(\.path))
+        let paths = Set(recorder.snapshot.map(\.path.string))
         #expect(paths.contains(dir.at("important.log")))
         #expect(paths.contains(dir.at("src/anchored.txt")))
         #expect(paths.contains(dir.at("code.gen")))
@@ -45,7 +45,7 @@ import TestSupport
         Disk.write(dir.at(".git/index"))
         Disk.write(dir.at("file.swift.swp"))
         #expect(settle(recorder, in: dir.path, backend: backend))
-        #expect(recorder.snapshot.allSatisfy { $0.path.hasSuffix("zz-marker") })
+        #expect(recorder.snapshot.allSatisfy { $0.path.string.hasSuffix("zz-marker") })
     }
 
     @Test(arguments: Backend.allCases) func includeExcludeAndExtensionsApplyToEvents(_ backend: Backend) {
@@ -62,7 +62,7 @@ import TestSupport
         Disk.write(dir.at("top.swift"))
         Disk.write(dir.at("Sources/Generated/gen.swift"))
         #expect(settle(recorder, in: dir.path, backend: backend))
-        let paths = Set(recorder.snapshot.map(\.path))
+        let paths = Set(recorder.snapshot.map(\.path.string))
         #expect(paths == [dir.at("Sources/App/main.swift"), dir.at("zz-marker")])
     }
 
@@ -76,7 +76,7 @@ import TestSupport
         Disk.makeDirectories(dir.at("d.md"))
         Disk.write(dir.at("c.swift"))
         #expect(eventually { recorder.hasWrite(dir.at("c.swift"), backend) })
-        let paths = Set(recorder.snapshot.map(\.path))
+        let paths = Set(recorder.snapshot.map(\.path.string))
         #expect(paths == [dir.at("a.md"), dir.at("c.swift")])
     }
 
@@ -91,7 +91,7 @@ import TestSupport
         Disk.write(dir.at("x.cache"))
         #expect(settle(recorder, in: dir.path, backend: backend))
         #expect(recorder.hasWrite(dir.at("x.cache"), backend))
-        #expect(!recorder.snapshot.contains { $0.path == dir.at("sub/x.cache") })
+        #expect(!recorder.snapshot.contains { $0.path.string == dir.at("sub/x.cache") })
     }
 
     @Test(arguments: Backend.allCases) func vcsIgnoreCanBeTurnedOff(_ backend: Backend) {

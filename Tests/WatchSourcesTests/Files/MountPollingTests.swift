@@ -3,6 +3,7 @@ import Testing
 @testable import Signals
 @testable import WatchSources
 import TestSupport
+import SystemPackage
 
 /// `.auto` on a real FUSE mount (`bindfs`), where inotify is blind to
 /// changes made on the other side: they are polled, and reported under the
@@ -25,7 +26,7 @@ import TestSupport
         #expect(recorder.has(.movedFrom, view.at("a.txt")))
         Disk.remove(source.at("b.txt"))
         #expect(eventually { recorder.has(.deleted, view.at("b.txt")) })
-        #expect(!recorder.snapshot.contains { $0.path.hasPrefix(source.path) })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(source.path) })
         #expect(recorder.failure.withLock { $0 } == nil)
     }
 
@@ -41,7 +42,7 @@ import TestSupport
         defer { subscription.dispose() }
         Disk.write(source.at("behind.txt"))
         #expect(settle(recorder, in: view.path))
-        #expect(!recorder.snapshot.contains { $0.path.hasSuffix("behind.txt") })
+        #expect(!recorder.snapshot.contains { $0.path.string.hasSuffix("behind.txt") })
     }
 
     @Test func aFuseMountInsideALocalTreeIsPolledAndTheRestWatched() throws {
@@ -71,7 +72,7 @@ import TestSupport
         let mountPoint = dir.at("mnt")
         let polling = Locked(false)
         let notices = FileWatcher.notices.subscribe(onNext: { notice in
-            if notice.path == mountPoint, case .polling(_, .fileSystem) = notice.kind { polling.withLock { $0 = true } }
+            if notice.path == FilePath(mountPoint), case .polling(_, .fileSystem) = notice.kind { polling.withLock { $0 = true } }
         })
         defer { notices.dispose() }
         let (recorder, subscription) = record([dir.path])

@@ -32,7 +32,7 @@ import TestSupport
         let inner = Recorder()
         let innerSubscription = Locked<(any Disposable)?>(nil)
         let outer = FileWatcher.watch([dir.path], options: backend.options()).subscribe(onNext: { event in
-            guard event.path.hasSuffix("trigger"), event.kind == .created else { return }
+            guard event.path.string.hasSuffix("trigger"), event.kind == .created else { return }
             // Runs on the reader thread: subscribing here must not wait for itself.
             let made = FileWatcher.watch([other.path], options: backend.options()).subscribe(onNext: { seen in
                 inner.events.withLock { $0.append(seen) }

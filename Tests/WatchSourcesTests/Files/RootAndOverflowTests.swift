@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 @testable import WatchSources
 import TestSupport
@@ -12,16 +13,16 @@ import TestSupport
         let (recorder, subscription) = record([dir.path])
         defer { subscription.dispose() }
         // Events from here on are lost, as when the kernel queue overflows.
-        InotifyReader.shared.deafen(root: dir.path)
+        InotifyReader.shared.deafen(root: FilePath(dir.path))
         Disk.write(dir.at("lost-1.txt"))
         Disk.makeDirectories(dir.at("newdir/deeper"))
         Disk.write(dir.at("newdir/deeper/lost-2.txt"))
         Disk.removeTree(dir.at("old"))
-        InotifyReader.shared.injectOverflow(root: dir.path)
+        InotifyReader.shared.injectOverflow(root: FilePath(dir.path))
         #expect(eventually { recorder.has(.modified, dir.at("newdir/deeper/lost-2.txt")) })
         let events = recorder.snapshot
         let overflowAt = events.firstIndex { $0.kind == .overflow }
-        let lostAt = events.firstIndex { $0.path == dir.at("lost-1.txt") }
+        let lostAt = events.firstIndex { $0.path.string == dir.at("lost-1.txt") }
         #expect(overflowAt != nil && lostAt != nil && overflowAt! < lostAt!)
         #expect(recorder.has(.created, dir.at("newdir")))
         #expect(recorder.has(.deleted, dir.at("old")))
@@ -41,7 +42,7 @@ import TestSupport
         #expect(eventually { recorder.failure.withLock { $0 } != nil })
         #expect(recorder.has(.deleted, root))
         let error = recorder.failure.withLock { $0 }
-        #expect(error?.reason == .rootDeleted(root))
+        #expect(error?.reason == .rootDeleted(FilePath(root)))
         #expect(error?.description == "watched path \(root) was deleted or moved away")
     }
 
@@ -53,7 +54,7 @@ import TestSupport
         let (recorder, subscription) = record([root], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(root, dir.at("elsewhere"))
-        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(root) })
+        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(FilePath(root)) })
     }
 
     @Test(arguments: Backend.allCases) func waitsForADeletedRootToReappear(_ backend: Backend) {
@@ -82,7 +83,7 @@ import TestSupport
         let (recorder, subscription) = record([file], backend: backend)
         defer { subscription.dispose() }
         Disk.remove(file)
-        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(file) })
+        #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(FilePath(file)) })
         #expect(recorder.has(.deleted, file))
     }
 }

@@ -1,5 +1,6 @@
 @testable import Signals
 @testable import WatchSources
+import SystemPackage
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +15,7 @@ import TestSupport
         let log = directory + "/app.log"
         writeFile(log, (0..<20_000).map { "line \($0)\n" }.joined())
         let batches = Locked<[[Tail.Line]]>([])
-        let subscription = Tail.followBatches([log], from: .start).subscribe(onNext: { batch in
+        let subscription = Tail.followBatches([FilePath(log)], from: .start).subscribe(onNext: { batch in
             batches.withLock { $0.append(batch) }
         })
         defer { subscription.dispose() }
@@ -35,7 +36,7 @@ import TestSupport
         let log = directory + "/app.log"
         writeFile(log, "ok\nERROR one\nok\nerror two\n")
         let texts = Locked<[String]>([])
-        let subscription = Tail.followBatches([log], from: .start, matching: try LinePattern("error", ignoringCase: true))
+        let subscription = Tail.followBatches([FilePath(log)], from: .start, matching: try LinePattern("error", ignoringCase: true))
             .subscribe(onNext: { batch in texts.withLock { $0 += batch.map(\.text) } })
         defer { subscription.dispose() }
         #expect(eventually { texts.withLock { $0 } == ["ERROR one", "error two"] })

@@ -1,5 +1,6 @@
 @testable import Signals
 @testable import WatchSources
+import SystemPackage
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -134,9 +135,9 @@ import TestSupport
         writeFile(first, "a again\n", append: true)
         #expect(eventually { tail.all.count == 3 })
         #expect(tail.all == [
-            Tail.Line(path: first, text: "from a"),
-            Tail.Line(path: second, text: "from b"),
-            Tail.Line(path: first, text: "a again"),
+            Tail.Line(path: FilePath(first), text: "from a"),
+            Tail.Line(path: FilePath(second), text: "from b"),
+            Tail.Line(path: FilePath(first), text: "a again"),
         ])
     }
 

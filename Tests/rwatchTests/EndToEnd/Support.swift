@@ -88,6 +88,9 @@ final class RWatch: @unchecked Sendable {
 
     var stdout: String { Scratch.read(stdoutPath) }
     var stderr: String { Scratch.read(stderrPath) }
+    /// What rwatch wrote, byte for byte (names need not be UTF-8).
+    var stdoutBytes: [UInt8] { Scratch.readBytes(stdoutPath) }
+    var stderrBytes: [UInt8] { Scratch.readBytes(stderrPath) }
 
     /// The exit status once rwatch has exited (128+N for signal N), else nil.
     func exitStatus() -> Int32? {

@@ -7,8 +7,12 @@ import WatchSources
 
 /// Writes all of `text` to `fd`.
 func emit(_ text: String, to fd: Int32) {
-    var text = text
-    text.withUTF8 { bytes in
+    emit(Array(text.utf8), to: fd)
+}
+
+/// Writes all of `bytes` to `fd`.
+func emit(_ bytes: [UInt8], to fd: Int32) {
+    bytes.withUnsafeBytes { bytes in
         var offset = 0
         while offset < bytes.count {
             let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -28,7 +32,9 @@ if arguments.count == 4 { options.backend = .poll(interval: .milliseconds(Int(ar
 
 let subscription = FileWatcher.watch([arguments[1]], options: options).subscribe(
     onNext: { event in
-        emit(event.kind.rawValue + " " + event.path + "\n", to: 1)
+        // The path's bytes as they are, as inotifywait prints them.
+        let path = event.path.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }
+        emit(Array((event.kind.rawValue + " ").utf8) + path + [0x0A], to: 1)
     },
     onError: { error in
         emit("files-probe: \(error)\n", to: 2)

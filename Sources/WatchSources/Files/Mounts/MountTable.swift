@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// The mounts this process sees, read from `/proc/self/mountinfo`, and
 /// which of them inotify cannot watch: file systems whose files change
@@ -50,7 +51,7 @@ struct MountTable: Sendable, Equatable {
 
     /// The table as it is now; empty when `/proc` is not mounted.
     static func current() -> MountTable {
-        MountTable(parsing: FileSystem.readBytes("/proc/self/mountinfo") ?? [])
+        MountTable(parsing: FileSystem.readBytes(FilePath("/proc/self/mountinfo")) ?? [])
     }
 
     /// Parses mountinfo text (proc(5)): `ID PARENT MAJ:MIN ROOT POINT OPTIONS
@@ -86,9 +87,9 @@ struct MountTable: Sendable, Equatable {
     }
 
     /// The mount `path` lies on (after resolving symbolic links), or nil.
-    func mount(of path: String) -> Mount? {
+    func mount(of path: FilePath) -> Mount? {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard path.withPlatformString({ stat($0, &info) }) == 0 else { return nil }
         return mount(device: UInt64(info.st_dev))
     }
 
@@ -97,16 +98,15 @@ struct MountTable: Sendable, Equatable {
     /// `/work/link` leads to `/srv` and `/srv/nfs` is mounted. Only the
     /// mounts visible there count (a mount hidden by a later mount over a
     /// directory above it is left out).
-    func mountPoints(under root: String) -> [String: Mount] {
-        guard let real = FileSystem.realPath(root) else { return [:] }
+    func mountPoints(under root: FilePath) -> [FilePath: Mount] {
+        guard let real = FileSystem.realPath(root)?.bytes else { return [:] }
         let prefix = real == [UInt8(ascii: "/")] ? real : real + [UInt8(ascii: "/")]
-        var found: [String: Mount] = [:]
+        var found: [FilePath: Mount] = [:]
         for mount in mounts where mount.mountPoint.count > prefix.count && mount.mountPoint.starts(with: prefix) {
-            let relative = String(decoding: mount.mountPoint[prefix.count...], as: UTF8.self)
-            let named = FileSystem.join(root, relative)
+            let named = root.pushing(FilePath(bytes: mount.mountPoint[prefix.count...]))
             // The last line for a point wins, and it must be what is there now.
             var info = stat()
-            guard lstat(named, &info) == 0, UInt64(info.st_dev) == mount.device else {
+            guard named.withPlatformString({ lstat($0, &info) }) == 0, UInt64(info.st_dev) == mount.device else {
                 found[named] = nil
                 continue
             }

@@ -1,4 +1,5 @@
 import Synchronization
+import SystemPackage
 
 /// What one polling pass found appearing and vanishing, turned into events
 /// at the pass's end, when both sides of a move are known: a file whose
@@ -88,7 +89,7 @@ struct PollChanges {
 
     /// An event for a path given as bytes.
     static func event(_ path: [UInt8], _ kind: FileEvent.Kind, isDirectory: Bool = false, cookie: UInt32 = 0) -> FileEvent {
-        FileEvent(path: String(decoding: path, as: UTF8.self), kind: kind, isDirectory: isDirectory, cookie: cookie)
+        FileEvent(path: FilePath(bytes: path), kind: kind, isDirectory: isDirectory, cookie: cookie)
     }
 
     private static let cookies = Atomic<UInt32>(0x8000_0000)

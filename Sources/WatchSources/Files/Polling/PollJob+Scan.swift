@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// Scanning one directory of a polling pass: list it, `stat` what is not
 /// ignored (relative to the open directory), compare with the snapshot.
@@ -170,7 +171,7 @@ private struct DirectoryScan {
             let recheck = item.mustList || directory.hasIgnoreFile
             if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
                 job.filter.loadIgnoreFiles(
-                    in: String(decoding: item.path.dropLast(), as: UTF8.self),
+                    in: FilePath(bytes: item.path.dropLast()),
                     relativePath: String(decoding: item.relative, as: UTF8.self))
                 if !job.reloadIgnoreFiles { job.bumpGeneration() }
                 restate = true
@@ -520,7 +521,7 @@ private struct DirectoryScan {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
             job.filter.loadIgnoreFiles(
-                in: String(decoding: item.path.dropLast(), as: UTF8.self),
+                in: FilePath(bytes: item.path.dropLast()),
                 relativePath: String(decoding: item.relative, as: UTF8.self))
             job.bumpGeneration()
         }

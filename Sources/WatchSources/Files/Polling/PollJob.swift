@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// What a `PollJob` hands to the reader thread, which delivers it.
 enum PollOutput: Sendable {
@@ -99,13 +100,13 @@ final class PollJob: @unchecked Sendable {
     /// (an editor's rename-and-write may be under way), like `SaveCoalescer`.
     static let fileGraceSeconds = 1.0
 
-    init(id: Int, clientID: Int, rootIndex: Int, rootPath: String, interval: Duration, filter: PathFilter,
+    init(id: Int, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
          subtrees: [Subtree], gate: ArmGate?, output: @escaping @Sendable (PollOutput) -> Void)
     {
         self.id = id
         self.clientID = clientID
         self.rootIndex = rootIndex
-        self.rootPath = Array(rootPath.utf8)
+        self.rootPath = rootPath.bytes
         self.interval = interval
         self.filter = filter
         self.subtrees = subtrees

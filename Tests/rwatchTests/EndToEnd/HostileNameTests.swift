@@ -1,0 +1,121 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// File names that are not UTF-8, or that hold control characters, through
+/// the real binary: they reach commands byte for byte, and the terminal
+/// escaped, one event per line.
+@Suite struct HostileNameTests {
+    /// `bad\xff\xfe\xc3(.txt`: three bytes that are not part of valid UTF-8.
+    static let badName: [UInt8] = Array("bad".utf8) + [0xFF, 0xFE, 0xC3] + Array("(.txt".utf8)
+    /// How JSON writes it: each stray byte as a lone surrogate escape (PEP 383).
+    static let badNameJSON = #"bad\udcff\udcfe\udcc3(.txt"#
+    /// A name that would colour the terminal red and split a line in two.
+    static let evilName = "evil\u{1B}[31mred\nnext\tline\u{7F}.txt"
+    /// How a terminal shows it.
+    static let evilNameShown = #"evil\e[31mred\nnext\tline\x7f.txt"#
+
+    private func lines(_ bytes: [UInt8]) -> [[UInt8]] {
+        bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().map(Array.init)
+    }
+
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func aNameThatIsNotUTF8ReachesEventsJSONAsSurrogateEscapes() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["events", "--json", "watched"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        let path = scratch.file(bytes: Array("watched/".utf8) + Self.badName)
+        let expected = #"{"path":""# + scratch.file("watched/") + Self.badNameJSON + #"","kind":"closedWrite","isDirectory":false}"#
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { Scratch.write(bytes: path, "\(attempt)\n") }
+            return lines(rwatch.stdoutBytes).contains(Array(expected.utf8))
+        }, "\(text(rwatch.stdoutBytes))")
+        // Every line is valid UTF-8.
+        #expect(lines(rwatch.stdoutBytes).allSatisfy { String(validating: $0, as: UTF8.self) != nil })
+    }
+
+    @Test func aNameThatIsNotUTF8ReachesTheCommandByteForByte() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let directoryName = Array("d".utf8) + [0xFF]
+        Scratch.makeDirectory(bytes: scratch.file(bytes: Array("watched/".utf8) + directoryName))
+        let script = #"printf %s "$RWATCH_PATHS" > paths; printf %s "$RWATCH_COMMON_PATH" > common; cat "$RWATCH_EVENTS_FILE" > events"#
+        let rwatch = RWatch(["-p", "-1", "-w", "watched", "-d", "100ms", "--", "sh", "-c", script], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        let directory = scratch.file(bytes: Array("watched/".utf8) + directoryName)
+        let path = directory + [UInt8(ascii: "/")] + Self.badName
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { Scratch.write(bytes: path, "\(attempt)\n") }
+            return rwatch.exitStatus() != nil
+        })
+        #expect(rwatch.exitStatus() == 0, "\(rwatch.stderr)")
+        let paths = Scratch.readBytes(scratch.file("paths"))
+        let common = Scratch.readBytes(scratch.file("common"))
+        #expect(paths == path, "RWATCH_PATHS: \(text(paths).debugDescription)")
+        #expect(common == directory, "RWATCH_COMMON_PATH: \(text(common).debugDescription)")
+        let jsonPath = scratch.file("watched/d") + #"\udcff/"# + Self.badNameJSON
+        let events = lines(Scratch.readBytes(scratch.file("events")))
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { String(validating: $0, as: UTF8.self) != nil })
+        #expect(events.map(text).allSatisfy { $0.hasPrefix(#"{"path":""# + jsonPath + #"","kind":""#) }, "\(events.map(text))")
+    }
+
+    @Test func controlCharactersInNamesAreEscapedInEventsOutput() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["events", "watched"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        let expected = "closedWrite " + scratch.file("watched/") + Self.evilNameShown
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/" + Self.evilName, "\(attempt)\n") }
+            return lines(rwatch.stdoutBytes).contains(Array(expected.utf8))
+        }, "\(text(rwatch.stdoutBytes).debugDescription)")
+        // One event, one line: the name's newline did not split it.
+        let output = lines(rwatch.stdoutBytes).map(text)
+        #expect(!rwatch.stdoutBytes.contains(0x1B))
+        #expect(output.allSatisfy { $0.hasSuffix(Self.evilNameShown) }, "\(output.prefix(4))")
+    }
+
+    @Test func controlCharactersInNamesAreEscapedInStatusLines() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["-p", "-1", "-w", "watched", "-d", "100ms", "--", "true"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/" + Self.evilName, "\(attempt)\n") }
+            return rwatch.exitStatus() != nil
+        })
+        let stderr = rwatch.stderrBytes
+        #expect(!stderr.contains(0x1B) && !stderr.contains(0x7F) && !stderr.contains(0x09), "\(text(stderr).debugDescription)")
+        #expect(lines(stderr).map(text).contains("rwatch: watched/\(Self.evilNameShown) changed → true"), "\(text(stderr).debugDescription)")
+    }
+
+    @Test func tailPrefixesEscapeControlCharacters() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("a.log", "")
+        scratch.write(Self.evilName, "")
+        let rwatch = RWatch(["tail", "a.log", Self.evilName], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually {
+            scratch.append(Self.evilName, "hello\n")
+            return !rwatch.stdoutBytes.isEmpty
+        })
+        #expect(lines(rwatch.stdoutBytes).first.map(text) == Self.evilNameShown + ": hello", "\(text(rwatch.stdoutBytes).debugDescription)")
+        #expect(!rwatch.stdoutBytes.contains(0x1B))
+    }
+}
