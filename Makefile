@@ -4,7 +4,7 @@
 
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
-APT_PKGS   := libinotifytools0-dev bindfs
+APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test test-tsan install uninstall clean
@@ -48,6 +48,7 @@ test-tsan: deps
 #   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources,
 #     SystemPackage, and the module maps of CInotifyTools and swift-system's CSystem)
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
+#   completions where bash-completion, zsh and fish look under $(PREFIX)/share
 install: deps
 	$(SWIFT) build -c release --product rwatch
 	$(SWIFT) build -c release --product RecipeKit
@@ -69,11 +70,19 @@ install: deps
 	    .build/checkouts/swift-system/Sources/CSystem/include/module.modulemap $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CSystem/; \
 	install -m 644 recipes/*.swift $(DESTDIR)$(PREFIX)/share/rwatch/recipes/; \
 	install -m 644 man/rwatch.1 $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1; \
+	share=$(DESTDIR)$(PREFIX)/share; \
+	install -d $$share/bash-completion/completions $$share/zsh/site-functions $$share/fish/vendor_completions.d; \
+	$$bin/rwatch completions bash > $$share/bash-completion/completions/rwatch; \
+	$$bin/rwatch completions zsh > $$share/zsh/site-functions/_rwatch; \
+	$$bin/rwatch completions fish > $$share/fish/vendor_completions.d/rwatch.fish; \
 	echo "installed rwatch in $(DESTDIR)$(PREFIX)"
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/bin/rwatch $(DESTDIR)$(PREFIX)/lib/rwatch \
-	    $(DESTDIR)$(PREFIX)/share/rwatch $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1
+	    $(DESTDIR)$(PREFIX)/share/rwatch $(DESTDIR)$(PREFIX)/share/man/man1/rwatch.1 \
+	    $(DESTDIR)$(PREFIX)/share/bash-completion/completions/rwatch \
+	    $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_rwatch \
+	    $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/rwatch.fish
 
 clean:
 	rm -rf .build .build-*

@@ -12,7 +12,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     private let arguments: [String]
     private let options: RunOptions
     private let observer: Observer<RunResult>
-    /// For the status line of a slow stop.
+    /// For the status line of a slow stop, and `RunOptions.timeout`.
     private let scheduler: any Scheduler
     private let state: Locked<State>
 
@@ -49,6 +49,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             return state.current
         }
         guard let run else { return }
+        run.timer.dispose()
         run.handle.stop()
         run.handle.waitUntilGone()
         run.subscription.dispose()
@@ -116,6 +117,14 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         // A run disposed before it exits (the action's subscription ends)
         // sends no `exited`: its events file goes with the subscription.
         run.subscription.disposable = CompositeDisposable([events, ActionDisposable { environment.remove() }])
+        if let timeout = options.timeout {
+            // Stopped through its handle, like any other stop: `exited`
+            // still comes once the whole group is gone.
+            run.timer.disposable = scheduler.schedule(after: timeout) {
+                run.timedOut.withLock { $0 = true }
+                run.handle.stop()
+            }
+        }
     }
 
     /// The run's group is gone: report it and go on with the machine.
@@ -125,8 +134,10 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             state.current = nil
             return true
         }
+        run.timer.dispose()
         guard live else { return }
-        RunAnnouncer(arguments: arguments, options: options).finished(status, duration)
+        let timedOut = run.timedOut.withLock { $0 }
+        RunAnnouncer(arguments: arguments, options: options).finished(status, duration, timedOut: timedOut)
         let name = options.name ?? RunResult.name(of: arguments)
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
@@ -134,9 +145,12 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     }
 }
 
-/// One run of a `CommandAction`: the handle that stops it and the
-/// subscription to its events.
+/// One run of a `CommandAction`: the handle that stops it, the
+/// subscription to its events, and its `RunOptions.timeout` timer.
 final class CommandRun: Sendable {
     let handle = ProcessHandle()
     let subscription = SerialDisposable()
+    let timer = SerialDisposable()
+    /// Set when the timeout stopped the run.
+    let timedOut = Locked(false)
 }

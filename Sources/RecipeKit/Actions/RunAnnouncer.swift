@@ -28,10 +28,10 @@ struct RunAnnouncer: Sendable {
         if options.notify?.atStart == true { Notifier.announce("\(name) started") }
     }
 
-    /// After the command ended.
-    func finished(_ status: ExitStatus, _ duration: Duration) {
+    /// After the command ended; `timedOut` when `options.timeout` stopped it.
+    func finished(_ status: ExitStatus, _ duration: Duration, timedOut: Bool = false) {
         if options.statusLines || Diagnostics.isEnabled {
-            Terminal.finished(name, status, duration, show: options.statusLines)
+            Terminal.finished(name, status, duration, timedOut: timedOut ? options.timeout : nil, show: options.statusLines)
         }
         if options.notify?.atEnd == true {
             Notifier.announce("\(name) \(status.succeeded ? "✓" : "✗") \(status) in \(Terminal.format(duration))")

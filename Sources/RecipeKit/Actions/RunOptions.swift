@@ -11,6 +11,9 @@ public struct RunOptions: Sendable {
     public var stopSignal: Int32 = SIGTERM
     /// How long the group gets to exit after `stopSignal`, before SIGKILL.
     public var stopTimeout: Duration = .seconds(5)
+    /// Stop a run that takes longer than this (`stopSignal`, then SIGKILL
+    /// after `stopTimeout`); its status line says it timed out. Nil: no limit.
+    public var timeout: Duration?
     /// Prefix every output line (e.g. `"[server] "`); nil lets the command
     /// write straight to rwatch's own stdout and stderr.
     public var outputPrefix: String?
@@ -35,7 +38,7 @@ public struct RunOptions: Sendable {
     /// Options with the defaults above; every field can be set here.
     public init(
         name: String? = nil, shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
-        outputPrefix: String? = nil, clear: ScreenClearing = .off, statusLines: Bool = true,
+        timeout: Duration? = nil, outputPrefix: String? = nil, clear: ScreenClearing = .off, statusLines: Bool = true,
         printEvents: Bool = false, notify: NotifyWhen? = nil, bell: Bool = false,
         environment: [String: String] = [:], workingDirectory: String? = nil
     ) {
@@ -43,6 +46,7 @@ public struct RunOptions: Sendable {
         self.shell = shell
         self.stopSignal = stopSignal
         self.stopTimeout = stopTimeout
+        self.timeout = timeout
         self.outputPrefix = outputPrefix
         self.clear = clear
         self.statusLines = statusLines

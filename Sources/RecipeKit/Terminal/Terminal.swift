@@ -59,13 +59,18 @@ public enum Terminal {
         status(what + (name.map { "\(Quoted.escaped($0)): \(command)" } ?? command), color: .cyan, show: show)
     }
 
-    /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run; `show` as
-    /// for `starting`.
-    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, show: Bool = true) {
+    /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run; with
+    /// `timedOut` (the limit), `✗ swift build timed out after 5.00 s:
+    /// killed by SIGTERM`. `show` as for `starting`.
+    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil, show: Bool = true) {
         let how: String
         switch status {
         case .exited(let code): how = "exited \(code)"
         case .signaled(let number): how = "killed by \(SignalName.name(number))"
+        }
+        if let timedOut {
+            Terminal.status("✗ \(command) timed out after \(format(timedOut)): \(how)", color: .red, show: show)
+            return
         }
         let mark = status.succeeded ? "✓" : "✗"
         Terminal.status("\(mark) \(Quoted.escaped(command)) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)

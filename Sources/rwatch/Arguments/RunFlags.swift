@@ -23,6 +23,9 @@ struct RunFlags: ParsableArguments {
     @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)
     var stopTimeout: Duration = .seconds(5)
 
+    @Option(name: .long, help: ArgumentHelp("Stop a run that takes longer than this (the stop signal, then SIGKILL after --stop-timeout).", valueName: "duration"), transform: DurationParser.parse)
+    var timeout: Duration?
+
     @Flag(name: [.customShort("c"), .long], help: "Clear the screen before each run; -cc also clears the scrollback.")
     var clear: Int
 
@@ -36,6 +39,7 @@ struct RunFlags: ParsableArguments {
     var printEvents = false
 
     mutating func validate() throws {
+        if let timeout, timeout <= .zero { throw ValidationError("--timeout must be longer than 0") }
         _ = try environment()
         if let workdir, !FileSystem.isDirectory(workdir) {
             throw ValidationError("--workdir: no such directory: \(Quoted.path(workdir))")
@@ -62,7 +66,7 @@ struct RunFlags: ParsableArguments {
     /// The flags as `RunOptions`; `statusLines` comes from `-q`.
     func runOptions(statusLines: Bool) throws -> RunOptions {
         RunOptions(
-            shell: shell, stopSignal: signal, stopTimeout: stopTimeout,
+            shell: shell, stopSignal: signal, stopTimeout: stopTimeout, timeout: timeout,
             clear: clear >= 2 ? .screenAndScrollback : clear == 1 ? .screen : .off,
             statusLines: statusLines, printEvents: printEvents, notify: notify, bell: bell,
             environment: try environment(), workingDirectory: workdir.map(FileSystem.absolute)

@@ -19,7 +19,7 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"))
+    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"), completion: .file())
     var paths: [String] = ["."]
 
     @Flag(help: "One JSON object per line.")

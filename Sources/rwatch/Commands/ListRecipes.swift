@@ -8,8 +8,15 @@ struct ListRecipes: ParsableCommand {
         abstract: "List the bundled recipes and what they do."
     )
 
+    @Flag(help: "Print only the names, one a line (for completion scripts).")
+    var names = false
+
     func run() throws {
         let entries = RecipeLibrary(directories: try Installation.current().recipeDirectories).entries()
+        if names {
+            for entry in entries { print(entry.name) }
+            return
+        }
         guard !entries.isEmpty else { throw RWatchError("no bundled recipes found") }
         let width = entries.map(\.name.count).max() ?? 0
         for entry in entries {

@@ -17,7 +17,7 @@ struct RunRecipe: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"))
+    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
     var recipe: String
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments for the recipe.", valueName: "args"))

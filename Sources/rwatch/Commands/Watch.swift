@@ -6,6 +6,7 @@ import RecipeKit
 /// the entr / watchexec job, built as a `Recipe` and run by `RecipeRunner`.
 struct Watch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Run a command on every change (the default subcommand).",
         usage: """
             rwatch [<options>] <command> [<arg> ...]
@@ -62,7 +63,7 @@ struct Watch: ParsableCommand {
 
     /// The command and everything after it, untouched: the first word
     /// that is not an option starts it. `validate()` drops a leading `--`.
-    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"), completion: .shellCommand("compgen -c"))
+    @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The command and its arguments; -- before it is needed only for a program named like a subcommand.", valueName: "command"))
     var command: [String] = []
 
     mutating func validate() throws {

@@ -116,4 +116,13 @@ import TestSupport
         let plain = RWatch.run(["-1", "no-such-program-rwatch"], in: scratch.path, scratch: scratch)
         #expect(!plain.stderr.contains("hint"))
     }
+
+    @Test func timeoutStopsARunAndSaysSo() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(["-1", "--timeout", "300ms", "sh", "-c", "echo begun; exec sleep 300"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 128 + SIGTERM)
+        #expect(result.stdout == "begun\n")
+        #expect(result.stderr.contains("✗ echo timed out after 300 ms: killed by SIGTERM"), "\(result.stderr)")
+    }
 }

@@ -72,6 +72,13 @@ import TestSupport
         #expect(defaults.shell == nil && !defaults.bell && !defaults.printEvents && defaults.notify == nil)
     }
 
+    @Test func timeoutTakesAPositiveDuration() throws {
+        #expect(try watch(["--timeout", "90s"]).running.runOptions(statusLines: true).timeout == .seconds(90))
+        #expect(try watch([]).running.runOptions(statusLines: true).timeout == nil)
+        #expect(failure(["--timeout", "0", "true"]) == "--timeout must be longer than 0")
+        #expect(failure(["--timeout", "long", "true"])?.contains("bad duration") == true)
+    }
+
     @Test func clearCountsLikeEntr() throws {
         #expect(try watch([]).running.runOptions(statusLines: true).clear == .off)
         #expect(try watch(["-c"]).running.runOptions(statusLines: true).clear == .screen)
