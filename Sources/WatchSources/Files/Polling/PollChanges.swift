@@ -48,6 +48,7 @@ struct PollChanges {
     /// The events, in the order: direct, moves, creations and
     /// replacements (parents before what they hold).
     func events() -> [FileEvent] {
+        if appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty { return direct }
         var byIdentity: [PollTree.Identity: Int] = [:]
         for (index, item) in vanished.enumerated() where !item.isDirectory && byIdentity[item.identity] == nil {
             byIdentity[item.identity] = index

@@ -35,12 +35,14 @@ extension PollJob {
         var scan = DirectoryScan(job: self, item: item, descriptor: descriptor)
         if sameNames {
             defer { close(descriptor) }
+            // The names buffer is only read while the scan runs; the entries
+            // are read through the scan, which updates them in place.
             let known = scan.oldNames
-            let entries = scan.old
             known.withUnsafeBytes { names in
-                for entry in entries {
-                    let name = UnsafeRawBufferPointer(start: names.baseAddress! + Int(entry.nameStart), count: Int(entry.nameLength))
-                    scan.visit(name, type: entry.isDirectory ? UInt8(DT_DIR) : UInt8(DT_REG))
+                for position in 0..<scan.oldCount {
+                    let (start, length, isDirectory) = scan.nameOfOld(position)
+                    let name = UnsafeRawBufferPointer(start: names.baseAddress! + start, count: length)
+                    scan.visit(name, type: isDirectory ? UInt8(DT_DIR) : UInt8(DT_REG))
                 }
             }
             scan.finish(&changes, &stack)
@@ -96,8 +98,8 @@ extension PollJob {
     }
 
     /// The flags of a name at `relative` (below the client's root) under the current filter.
-    func decide(_ relative: [UInt8], _ name: UnsafeRawBufferPointer, isDirectory: Bool) -> PollEntry.Flags {
-        var path = relative
+    func decide(_ relative: ArraySlice<UInt8>, _ name: UnsafeRawBufferPointer, isDirectory: Bool) -> PollEntry.Flags {
+        var path = Array(relative)
         if !path.isEmpty { path.append(UInt8(ascii: "/")) }
         path.append(contentsOf: name)
         let text = String(decoding: path, as: UTF8.self)
@@ -182,6 +184,14 @@ private struct DirectoryScan {
         oldNames = job.tree[index].names
         job.tree[index].entries = []
         job.tree[index].names = []
+    }
+
+    var oldCount: Int { old.count }
+
+    /// Where the name of old entry `position` lies in `oldNames`, and whether it is a directory.
+    func nameOfOld(_ position: Int) -> (start: Int, length: Int, isDirectory: Bool) {
+        let entry = old[position]
+        return (Int(entry.nameStart), Int(entry.nameLength), entry.isDirectory)
     }
 
     private func oldName(_ position: Int) -> ArraySlice<UInt8> {
@@ -508,10 +518,8 @@ private struct DirectoryScan {
             if entry.flags.contains(.ignoreFile) { hasIgnoreFile = true }
             guard entry.child >= 0, !entry.flags.contains(.skipped) else { continue }
             let name = names[Int(entry.nameStart)..<Int(entry.nameStart) + Int(entry.nameLength)]
-            var relative = item.relative
-            if !relative.isEmpty { relative.append(UInt8(ascii: "/")) }
-            relative += name
-            stack.append(Pending(index: entry.child, path: path(name) + [0], relative: relative,
+            let childPath = path(name) + [0]
+            stack.append(Pending(index: entry.child, path: childPath, relativeStart: item.relative.isEmpty ? childPath.count - 1 - name.count : item.relativeStart,
                                  mustList: mustList.contains(position), isTop: false))
         }
         job.tree[index].entries = entries

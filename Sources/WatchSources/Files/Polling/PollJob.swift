@@ -55,12 +55,15 @@ final class PollJob: @unchecked Sendable {
         var index: Int32
         /// Absolute, NUL-terminated.
         var path: [UInt8]
-        /// Below the client's root, no NUL.
-        var relative: [UInt8]
+        /// Where in `path` the part below the client's root begins.
+        var relativeStart: Int
         /// Its listing must be read: it is new, or its times changed or are
         /// too recent to tell (names may have come or gone).
         var mustList: Bool
         var isTop: Bool
+
+        /// The directory below the client's root ("" for the root).
+        var relative: ArraySlice<UInt8> { path[relativeStart..<(path.count - 1)] }
     }
 
     let id: Int
@@ -178,7 +181,8 @@ final class PollJob: @unchecked Sendable {
             subtree.seen = true
             subtrees[index] = subtree
         }
-        var stack = [Pending(index: subtree.top, path: path, relative: subtree.relative, mustList: true, isTop: true)]
+        var stack = [Pending(index: subtree.top, path: path, relativeStart: path.count - 1 - subtree.relative.count,
+                             mustList: true, isTop: true)]
         while let next = stack.popLast() {
             let opened = scanDirectory(next, &changes, &stack)
             if !opened && next.isTop {
