@@ -21,7 +21,7 @@ func say(_ line: String) {
     _ = write(1, &bytes, bytes.count)
 }
 
-ProcessSupervisor.installSignalHandlers()
+ProcessSupervisor.takeOverSignals()
 
 let inspected = DispatchSemaphore(value: 0)
 ProcessSource.run(["/bin/sh", "-c", "grep SigIgn /proc/$$/status"]).subscribe(onNext: { event in
@@ -52,4 +52,6 @@ for (arguments, options) in commands {
 }
 started.wait()
 say("ready")
-dispatchMain()
+// Not dispatchMain(): it parks the main thread in sigsuspend with every
+// signal unblocked. The supervisor's owner thread takes them either way.
+DispatchSemaphore(value: 0).wait()

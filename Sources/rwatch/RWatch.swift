@@ -37,6 +37,9 @@ struct RWatch: ParsableCommand {
     /// Parses and runs; any usage or recipe error is one line on stderr and
     /// exit status 2 (ArgumentParser's default would be 64).
     static func main() {
+        // First, before any thread exists: every thread inherits the
+        // blocked stop signals, and one owner handles them from now on.
+        ProcessSupervisor.takeOverSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if RootHelp.isRequested(arguments) {
             Swift.print(RootHelp.text())

@@ -9,6 +9,9 @@ import Glibc
 /// `ProcessGroup`'s. The action reacts to one event, `exited`, which comes
 /// once the run's whole group is gone, whether it ended or was stopped.
 final class CommandAction<Trigger: RunTrigger>: Sendable {
+    /// What the child gets, byte for byte.
+    private let words: [CommandWord]
+    /// The words as text, for status lines and `RunResult`.
     private let arguments: [String]
     private let options: RunOptions
     private let observer: Observer<RunResult>
@@ -24,8 +27,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         var disposed = false
     }
 
-    init(arguments: [String], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
-        self.arguments = arguments
+    init(arguments: [CommandWord], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
+        words = arguments
+        self.arguments = arguments.map(\.text)
         self.options = options
         self.scheduler = scheduler
         self.observer = observer
@@ -94,7 +98,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         process.gracePeriod = options.stopTimeout
         process.captureOutput = options.outputPrefix != nil
         let began = ContinuousClock.now
-        let events = ProcessSource.run(arguments, options: process, handle: run.handle).subscribe { [self] event in
+        let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self] event in
             switch event {
             case .next(.started):
                 break

@@ -22,6 +22,20 @@ extension Signal where Value: RunTrigger {
         options: RunOptions = RunOptions(),
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<RunResult> {
+        run(arguments.map { CommandWord($0) }, onBusy: onBusy, options: options, scheduler: scheduler)
+    }
+
+    /// `run(_:onBusy:options:scheduler:)` for a command whose words are
+    /// bytes (a path typed on rwatch's command line need not be UTF-8): the
+    /// child gets them exactly; `RunResult.arguments` and status lines show
+    /// them as text.
+    @_disfavoredOverload
+    public func run(
+        _ arguments: [CommandWord],
+        onBusy: OnBusy = .queue,
+        options: RunOptions = RunOptions(),
+        scheduler: some Scheduler = QueueScheduler.recipe
+    ) -> Signal<RunResult> {
         precondition(!arguments.isEmpty, "run needs a command")
         let source = self
         return Signal<RunResult> { observer in

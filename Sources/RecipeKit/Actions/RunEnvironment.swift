@@ -61,6 +61,9 @@ struct RunEnvironment: Sendable {
         /// Events files written and not yet removed.
         var live: Set<String> = []
         var counter = 0
+        /// Set when a stop signal ends rwatch: no directory is made after
+        /// the last one was removed (a run starting meanwhile gets none).
+        var closed = false
     }
 
     private static let directory = Locked(Directory())
@@ -83,7 +86,10 @@ struct RunEnvironment: Sendable {
     /// signal ends rwatch (every child is stopped by then).
     private static func removeDirectoryOnStop() {
         guard let path = directory.withLock({ state in
-            defer { state.path = nil }
+            defer {
+                state.path = nil
+                state.closed = true
+            }
             return state.path
         }) else { return }
         if let handle = opendir(path) {
@@ -101,25 +107,25 @@ struct RunEnvironment: Sendable {
     /// Creates the next events file in the private directory (made on
     /// first use, 0700) and returns its descriptor and path.
     private static func createEventsFile() -> (Int32, String)? {
-        let (created, file): (Bool, (Int32, String)?) = directory.withLock { state in
-            var created = false
+        // Registered before the first directory exists, so a stop signal
+        // can never come between the two.
+        _ = removeOnStop
+        return directory.withLock { state -> (Int32, String)? in
+            guard !state.closed else { return nil }
             if state.path == nil {
                 let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
                 var template = Array("\(base)/rwatch-XXXXXX".utf8CString)
-                guard let made = mkdtemp(&template) else { return (false, nil) }
+                guard let made = mkdtemp(&template) else { return nil }
                 state.path = String(cString: made)
-                created = true
             }
-            guard let dir = state.path else { return (created, nil) }
+            guard let dir = state.path else { return nil }
             state.counter += 1
             let path = "\(dir)/events-\(state.counter).jsonl"
             let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { return (created, nil) }
+            guard fd >= 0 else { return nil }
             state.live.insert(path)
-            return (created, (fd, path))
+            return (fd, path)
         }
-        if created { _ = removeOnStop }
-        return file
     }
 
     private static func writeEvents(_ events: [FileEvent]) -> String? {

@@ -11,7 +11,10 @@ public enum RecipeRunner {
     /// rather than watched with inotify, and the warning when inotify runs
     /// out, are status lines on stderr.
     public static func run(_ recipe: Recipe) -> Int32 {
-        ProcessSupervisor.installSignalHandlers()
+        // rwatch took the signals over before any thread started (and a
+        // recipe binary inherits that mask through exec); a binary started
+        // some other way takes them over here.
+        ProcessSupervisor.takeOverSignals()
         let notices = FileWatcher.notices.subscribe(onNext: { notice in
             if notice.isWarning {
                 Terminal.warning(notice.description)

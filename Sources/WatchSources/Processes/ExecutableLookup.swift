@@ -5,36 +5,39 @@ import Glibc
 /// Finds the file a command name runs, the way `execvp` would, so that a
 /// missing or non-executable command gives an exact message before spawning.
 enum ExecutableLookup {
-    /// The path to spawn for `command`.
+    /// The path to spawn for `command` (bytes: a program's path need not
+    /// be UTF-8 either).
     ///
     /// A name with a `/` is checked as is (relative to `workingDirectory`,
     /// where the child will run); a bare name is searched on `searchPath`
     /// (the child's `PATH`; `/usr/local/bin:/usr/bin:/bin` when unset).
-    static func resolve(_ command: String, searchPath: String?, workingDirectory: String?) throws(ProcessError) -> String {
-        guard !command.isEmpty else { throw ProcessError(command: command, reason: .notFound) }
-        if command.contains("/") {
+    static func resolve(_ command: [UInt8], searchPath: String?, workingDirectory: String?) throws(ProcessError) -> [UInt8] {
+        let name = String(decoding: command, as: UTF8.self)
+        guard !command.isEmpty else { throw ProcessError(command: name, reason: .notFound) }
+        let slash = UInt8(ascii: "/")
+        if command.contains(slash) {
             var candidate = command
-            if !command.hasPrefix("/"), let workingDirectory {
-                candidate = workingDirectory + "/" + command
+            if command.first != slash, let workingDirectory {
+                candidate = Array(workingDirectory.utf8) + [slash] + command
             }
             switch check(candidate) {
             case .ok: return command
-            case .missing: throw ProcessError(command: command, reason: .notFound)
-            case .refused(let detail): throw ProcessError(command: command, reason: .notExecutable, detail: detail)
+            case .missing: throw ProcessError(command: name, reason: .notFound)
+            case .refused(let detail): throw ProcessError(command: name, reason: .notExecutable, detail: detail)
             }
         }
         var refusal: String?
         let directories = (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":", omittingEmptySubsequences: false)
         for directory in directories {
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + command
+            let candidate = Array((directory.isEmpty ? "." : String(directory)).utf8) + [slash] + command
             switch check(candidate) {
             case .ok: return candidate
             case .missing: continue
             case .refused(let detail): refusal = refusal ?? detail
             }
         }
-        if let refusal { throw ProcessError(command: command, reason: .notExecutable, detail: refusal) }
-        throw ProcessError(command: command, reason: .notFound)
+        if let refusal { throw ProcessError(command: name, reason: .notExecutable, detail: refusal) }
+        throw ProcessError(command: name, reason: .notFound)
     }
 
     private enum Verdict {
@@ -43,7 +46,8 @@ enum ExecutableLookup {
         case refused(String)
     }
 
-    private static func check(_ path: String) -> Verdict {
+    private static func check(_ bytes: [UInt8]) -> Verdict {
+        let path = (bytes + [0]).map { CChar(bitPattern: $0) }
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno

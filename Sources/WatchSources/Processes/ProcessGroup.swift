@@ -59,11 +59,11 @@ final class ProcessGroup: Sendable {
     /// `ProcessError` naming the command when it cannot start, or when
     /// rwatch is stopping (`ProcessSupervisor`).
     static func start(
-        _ arguments: [String], options: ProcessOptions, handle: ProcessHandle?,
+        _ arguments: [CommandWord], options: ProcessOptions, handle: ProcessHandle?,
         onGone: @escaping @Sendable (ProcessGroup) -> Void
     ) throws(ProcessError) -> (group: ProcessGroup, child: ProcessLauncher.Child) {
         guard ProcessSupervisor.beginSpawn() else {
-            let command = ProcessLauncher.argv(arguments, options).first ?? ""
+            let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
             throw ProcessError(command: command, reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping")
         }
         handle?.spawnBegins()
@@ -83,7 +83,7 @@ final class ProcessGroup: Sendable {
             for fd in [child.stdout, child.stderr] where fd >= 0 { close(fd) }
             group.kill()
             group.live()
-            let command = ProcessLauncher.argv(arguments, options).first ?? ""
+            let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
             throw ProcessError(command: command, reason: .spawnFailed(EAGAIN), detail: "no thread available to watch it")
         }
         return (group, child)

@@ -14,10 +14,12 @@ enum ProcessLauncher {
         var stderr: Int32
     }
 
-    /// The argv that `options` asks for: the arguments, or a shell running them.
-    static func argv(_ arguments: [String], _ options: ProcessOptions) -> [String] {
+    /// The argv that `options` asks for: the arguments, or a shell running
+    /// them (the words joined by spaces, bytes as they are).
+    static func argv(_ arguments: [CommandWord], _ options: ProcessOptions) -> [CommandWord] {
         guard let shell = options.shell else { return arguments }
-        return [shell, "-c", arguments.joined(separator: " ")]
+        let script = arguments.map(\.bytes).joined(separator: [UInt8(ascii: " ")])
+        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))]
     }
 
     /// The inherited environment with `text`, then `bytes`, laid over it,
@@ -42,11 +44,12 @@ enum ProcessLauncher {
     }
 
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
-    static func spawn(_ arguments: [String], options: ProcessOptions) throws(ProcessError) -> Child {
+    static func spawn(_ arguments: [CommandWord], options: ProcessOptions) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
-        guard let command = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        guard let program = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
+        let command = program.text
         // A C string ends at NUL: such an argument would reach the child cut short.
-        if argv.contains(where: { $0.utf8.contains(0) }) {
+        if argv.contains(where: { $0.bytes.contains(0) }) {
             throw ProcessError(command: command, reason: .spawnFailed(EINVAL), detail: "an argument contains a NUL byte")
         }
         let badName: (String) -> Bool = { $0.isEmpty || $0.contains("=") || $0.utf8.contains(0) }
@@ -57,7 +60,7 @@ enum ProcessLauncher {
         let environment = environment(adding: options.environment, bytes: options.environmentBytes)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
-        let executable = try ExecutableLookup.resolve(command, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        let executable = try ExecutableLookup.resolve(program.bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
 
         var out: (read: Int32, write: Int32) = (-1, -1)
         var err: (read: Int32, write: Int32) = (-1, -1)
@@ -112,7 +115,9 @@ enum ProcessLauncher {
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignal)
 
-        let cArguments = argv.map { strdup($0) }
+        let cArguments = argv.map { word in
+            (word.bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
         let cEnvironment = environment.map { entry in
             (entry + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
         }
@@ -123,7 +128,7 @@ enum ProcessLauncher {
         var pid: pid_t = 0
         let result = (cArguments + [nil]).withUnsafeBufferPointer { argvPointer in
             (cEnvironment + [nil]).withUnsafeBufferPointer { envPointer in
-                posix_spawn(&pid, executable, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+                posix_spawn(&pid, (executable + [0]).map { CChar(bitPattern: $0) }, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
             }
         }
         guard result == 0 else {

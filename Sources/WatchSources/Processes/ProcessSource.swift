@@ -27,12 +27,24 @@ public enum ProcessSource {
     /// A command that cannot start (not found, not executable, bad working
     /// directory) gives an error event, a `ProcessError` naming it.
     public static func run(_ arguments: [String], options: ProcessOptions = ProcessOptions(), handle: ProcessHandle? = nil) -> Signal<ProcessEvent> {
+        run(arguments.map { CommandWord($0) }, options: options, handle: handle)
+    }
+
+    /// `run(_:options:handle:)` for a command whose words are bytes, such as
+    /// changed paths that need not be UTF-8: the child gets them exactly.
+    ///
+    ///     ProcessSource.run(["wc", "-l", .path(event.path)])
+    ///
+    /// (Disfavoured, so that `run([])` and lists of string literals keep
+    /// meaning the `[String]` form.)
+    @_disfavoredOverload
+    public static func run(_ arguments: [CommandWord], options: ProcessOptions = ProcessOptions(), handle: ProcessHandle? = nil) -> Signal<ProcessEvent> {
         Signal.serial { observer in
             let wake: WakePipe
             do throws(GNUFunctions.PipeFailure) {
                 wake = try WakePipe()
             } catch {
-                let command = ProcessLauncher.argv(arguments, options).first ?? ""
+                let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
                 observer.sendError(ProcessError(command: command, reason: .spawnFailed(error.errno), detail: ExecutableLookup.errorText(error.errno)))
                 return ActionDisposable()
             }
@@ -50,7 +62,7 @@ public enum ProcessSource {
                 // Out of threads: nobody would read its output. Stop it and say so.
                 for fd in [child.stdout, child.stderr] where fd >= 0 { close(fd) }
                 group.stop()
-                let command = ProcessLauncher.argv(arguments, options).first ?? ""
+                let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
                 observer.sendError(ProcessError(command: command, reason: .spawnFailed(EAGAIN), detail: "no thread available to read its output"))
                 return ActionDisposable()
             }

@@ -5,97 +5,139 @@ import Glibc
 #endif
 
 /// The registry of every live process group started by `ProcessSource`, so
-/// that none outlives rwatch.
+/// that none outlives rwatch, and the one owner of rwatch's stop and
+/// job-control signals (`takeOverSignals()`).
 public enum ProcessSupervisor {
     private struct Registry {
         var groups: [pid_t: ProcessGroup] = [:]
-        /// Set once a stop signal arrived: no new spawn starts, and a
-        /// group that registers from then on is stopped at once.
+        /// Set once rwatch is stopping: no new spawn starts, and a group
+        /// that registers from then on is stopped at once.
         var closing = false
-        /// Spawns between `beginSpawn` and `register`/`endSpawn`: not in
-        /// `groups` yet, but `stopAll` must wait for them all the same.
-        var spawning = 0
     }
 
     private static let registry = Locked(Registry())
-    private static let handlers = Locked<[any DispatchSourceSignal]>([])
-    private static let cleanups = Locked<[@Sendable () -> Void]>([])
+    /// Entered by each spawn between `beginSpawn` and `register`/`endSpawn`.
+    private static let spawns = DispatchGroup()
+    /// Work for the end, and whether the end came (later work runs at once).
+    private static let cleanups = Locked<(work: [@Sendable () -> Void], ran: Bool)>(([], false))
 
-    /// On SIGINT, SIGTERM or SIGHUP: stop every live child group started by
-    /// `ProcessSource` (each gets its stop signal, grace period, then
-    /// SIGKILL), then exit with 128+N. Call once, early; later calls do nothing.
+    /// Takes over SIGINT, SIGTERM and SIGHUP (and the job-control signals)
+    /// for the whole process; the same as `takeOverSignals()`, under the
+    /// name older callers use.
     public static func installSignalHandlers() {
-        handlers.withLock { sources in
-            guard sources.isEmpty else { return }
-            let queue = DispatchQueue(label: "rwatch.supervisor.signals")
-            for number in [SIGINT, SIGTERM, SIGHUP] {
-                // The default action would kill rwatch before it can clean up;
-                // the dispatch source still sees the signal while it is ignored.
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler {
-                    registry.withLock { $0.closing = true }
-                    stopAll()
-                    for cleanup in cleanups.withLock({ $0 }) { cleanup() }
-                    exit(128 + number)
-                }
-                source.resume()
-                sources.append(source)
-            }
-        }
+        takeOverSignals()
+    }
+
+    /// Blocks the stop signals (SIGINT, SIGTERM, SIGHUP) and the job-control
+    /// signals (SIGTSTP, SIGCONT, SIGTTIN, SIGTTOU) in the calling thread and
+    /// starts the one thread that waits for them (`sigwaitinfo`).
+    ///
+    /// Call it first in `main`, before any other thread exists: threads
+    /// inherit the mask, so from then on no thread is ever interrupted by
+    /// these signals and none is lost, whenever it comes (the first
+    /// millisecond, during a spawn, during a compile). Children get an empty
+    /// mask and default actions back (`ProcessLauncher`).
+    ///
+    /// What the owner does:
+    /// - SIGINT, SIGTERM, SIGHUP: stops every child group (stop signal,
+    ///   grace period, SIGKILL), runs the `onStop` work, exits 128+N. A
+    ///   second SIGINT or SIGTERM while stopping kills every group at once.
+    /// - SIGTSTP (Ctrl-Z while rwatch has the terminal): stops every child
+    ///   group and then rwatch itself; SIGCONT (`fg`, `bg`) continues both.
+    ///
+    /// Later calls do nothing.
+    public static func takeOverSignals() {
+        SignalOwner.start()
     }
 
     /// Registers work to do when a stop signal ends rwatch, after every
     /// child group has stopped and just before exiting: removing temporary
-    /// files no child uses any more, say.
+    /// files no child uses any more, restoring the terminal. Registered
+    /// after that moment, it runs at once.
     public static func onStop(_ cleanup: @escaping @Sendable () -> Void) {
-        cleanups.withLock { $0.append(cleanup) }
-    }
-
-    /// Stops every live child group now, blocking until each is reaped
-    /// (after at most its grace period and a SIGKILL). Groups that register
-    /// meanwhile (a spawn that was under way) are stopped and waited for too.
-    public static func stopAll() {
-        var pause: UInt32 = 200
-        while true {
-            let (groups, spawning) = registry.withLock { (Array($0.groups.values), $0.spawning) }
-            if groups.isEmpty && spawning == 0 { return }
-            for group in groups { group.stop() }
-            for group in groups { group.waitUntilGone() }
-            if groups.isEmpty {
-                // A spawn is between posix_spawn and register: it is quick.
-                usleep(pause)
-                pause = min(pause * 2, 10_000)
-            }
+        let late = cleanups.withLock { state -> Bool in
+            if !state.ran { state.work.append(cleanup) }
+            return state.ran
         }
+        if late { cleanup() }
     }
 
-    /// How many groups are live now (spawned and not yet reaped).
+    /// Replaces rwatch with `path` (`execv`), unless a stop signal already
+    /// came; a stop signal that comes meanwhile stays pending for the new
+    /// program, which inherits the blocked mask. Returns only on failure:
+    /// errno's value, or ECANCELED when rwatch is stopping.
+    public static func exec(_ path: String, _ arguments: [String]) -> Int32 {
+        guard SignalOwner.beginExec() else { return ECANCELED }
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(path, argv)
+        let code = errno
+        argv.forEach { free($0) }
+        SignalOwner.endExec()
+        return code
+    }
+
+    /// Stops every live child group now, blocking until each is gone (after
+    /// at most its grace period and a SIGKILL). Spawns under way are waited
+    /// for and stopped too; no new spawn starts after this.
+    public static func stopAll() {
+        registry.withLock { $0.closing = true }
+        spawns.wait()
+        let groups = registry.withLock { Array($0.groups.values) }
+        for group in groups { group.stop() }
+        for group in groups { group.waitUntilGone() }
+    }
+
+    /// SIGKILL to every live child group now (a second Ctrl-C).
+    public static func killAll() {
+        let groups = registry.withLock { registry in
+            registry.closing = true
+            return Array(registry.groups.values)
+        }
+        for group in groups { group.kill() }
+    }
+
+    /// Sends `number` to every live child group (job control: SIGSTOP when
+    /// rwatch stops, SIGCONT when it continues).
+    static func signalAll(_ number: Int32) {
+        for group in registry.withLock({ Array($0.groups.values) }) { group.send(number) }
+    }
+
+    /// How many groups are live now (spawned and not yet gone).
     public static var liveGroupCount: Int { registry.withLock { $0.groups.count } }
+
+    /// The work registered with `onStop`, in order.
+    static func runCleanups() {
+        let work = cleanups.withLock { state -> [@Sendable () -> Void] in
+            state.ran = true
+            return state.work
+        }
+        for cleanup in work { cleanup() }
+    }
 
     /// Called before spawning: false once rwatch is stopping (spawn nothing
     /// then). Every true must be followed by `register` or `endSpawn`.
     static func beginSpawn() -> Bool {
         registry.withLock { registry in
             guard !registry.closing else { return false }
-            registry.spawning += 1
+            spawns.enter()
             return true
         }
     }
 
     /// A spawn begun with `beginSpawn` failed: nothing to register.
     static func endSpawn() {
-        registry.withLock { $0.spawning -= 1 }
+        spawns.leave()
     }
 
-    /// Registers a spawned group (ending its `beginSpawn`).
+    /// Registers a spawned group (ending its `beginSpawn`); stops it at once
+    /// when rwatch is stopping.
     static func register(_ group: ProcessGroup) {
         let closing = registry.withLock { registry in
             registry.groups[group.id] = group
-            registry.spawning -= 1
             return registry.closing
         }
         if closing { group.stop() }
+        spawns.leave()
     }
 
     static func unregister(_ group: ProcessGroup) {

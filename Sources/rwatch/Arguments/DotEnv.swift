@@ -35,7 +35,7 @@ enum DotEnv {
             }
             let key = String(rest[..<equals].reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             guard isName(key) else {
-                throw RWatchError("\(Quoted.path(file)):\(number): bad variable name '\(key)'")
+                throw RWatchError("\(Quoted.path(file)):\(number): bad variable name '\(Quoted.escaped(key))'")
             }
             var value = rest[rest.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             let parsed: String

@@ -47,9 +47,10 @@ struct WatchFlags: ParsableArguments {
         return options
     }
 
-    /// Throws a usage error naming the first of `paths` that does not exist.
+    /// Throws a usage error naming the first of `paths` that does not
+    /// exist (as typed: bytes, see `RawArguments`).
     static func checkExist(_ paths: [String]) throws {
-        for path in paths where !FileSystem.exists(path) {
+        for path in RawArguments.paths(paths) where !FileSystem.exists(path) {
             throw ValidationError("no such file or directory: \(Quoted.path(path))")
         }
     }

@@ -16,6 +16,6 @@ struct CheckRecipe: ParsableCommand {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         _ = try compiler.binary(for: file)
-        Terminal.status("\(file) compiles", color: .green)
+        Terminal.status("\(Quoted.path(file)) compiles", color: .green)
     }
 }

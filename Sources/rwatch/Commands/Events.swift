@@ -39,7 +39,7 @@ struct Events: ParsableCommand {
         try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = FileWatcher.watch(paths.map(FileSystem.absolute), options: files.watchOptions).map { event in
+        let events = FileWatcher.watch(RawArguments.paths(paths).map(FileSystem.absolute), options: files.watchOptions).map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }

@@ -27,8 +27,7 @@ struct RunRecipe: ParsableCommand {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         let binary = try compiler.binary(for: file)
-        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-        execv(binary, argv)
-        throw RWatchError("cannot run the compiled recipe \(binary): \(String(cString: strerror(errno)))")
+        let code = ProcessSupervisor.exec(binary, [binary] + arguments)
+        throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(code)))")
     }
 }

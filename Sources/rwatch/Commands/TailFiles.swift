@@ -49,7 +49,7 @@ struct TailFiles: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
-        for file in files where !FileSystem.isDirectory(FileSystem.directory(of: FileSystem.absolute(file))) {
+        for file in RawArguments.paths(files) where !FileSystem.isDirectory(FileSystem.absolute(file).removingLastComponent()) {
             throw ValidationError("no such directory for \(Quoted.path(file))")
         }
     }
@@ -72,7 +72,7 @@ struct TailFiles: ParsableCommand {
         let quiet = output.quiet
         ClosedOutput.endProcessWhenUnread()
         // In batches, one per read of a file: one write for many lines.
-        let paths = files.map { FilePath($0) }
+        let paths = RawArguments.paths(files)
         // Each file's prefix, escaped once.
         let prefixes = Dictionary(paths.map { ($0, Quoted.escaped($0) + ": ") }) { first, _ in first }
         let lines = Tail.followBatches(paths, from: lines.start, matching: pattern, backend: backend.backend) { notice in

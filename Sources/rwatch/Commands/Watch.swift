@@ -83,8 +83,8 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// The watched paths, absolute.
-    var paths: [String] { (watch.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
+    /// The watched paths, absolute, as typed (bytes, see `RawArguments`).
+    var paths: [FilePath] { RawArguments.paths(watch.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
 
     /// The ad-hoc job as a recipe: watch, batch, (wait,) run; once, or
     /// until a run fails, if asked.
@@ -93,12 +93,14 @@ struct Watch: ParsableCommand {
         let options = files.watchOptions
         let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
             (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        // The command's words as typed: a path in them need not be UTF-8.
+        let words = RawArguments.trailing(command)
         let run = try running.runOptions(statusLines: !output.quiet)
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
-            let results = triggers.run(command, onBusy: policy, options: run)
+            let results = triggers.run(words, onBusy: policy, options: run)
             if once {
                 results.take(1)
             } else if exitOnError {

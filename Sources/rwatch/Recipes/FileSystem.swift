@@ -13,6 +13,25 @@ enum FileSystem {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// `exists(_:)` for a path given as bytes.
+    static func exists(_ path: FilePath) -> Bool {
+        var info = stat()
+        return path.withPlatformString { stat($0, &info) } == 0
+    }
+
+    /// `isDirectory(_:)` for a path given as bytes.
+    static func isDirectory(_ path: FilePath) -> Bool {
+        var info = stat()
+        return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// `absolute(_:)` for a path given as bytes.
+    static func absolute(_ path: FilePath) -> FilePath {
+        guard !path.isAbsolute, let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return FilePath(platformString: cwd).pushing(path)
+    }
+
     static func read(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(String(cString: strerror(errno)))") }

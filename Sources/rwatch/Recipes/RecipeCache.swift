@@ -1,4 +1,5 @@
 import Glibc
+import RecipeKit
 
 /// The private directory compiled recipes are kept in:
 /// `$XDG_CACHE_HOME/rwatch`, default `~/.cache/rwatch`.
@@ -22,7 +23,7 @@ struct RecipeCache {
         try makeDirectories(base)
         let path = base + "/rwatch"
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create cache directory \(path): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
         }
         try check(path)
         return RecipeCache(path: path)
@@ -32,16 +33,16 @@ struct RecipeCache {
     static func check(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw RWatchError("cannot use cache directory \(path): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw RWatchError("refusing cache directory \(path): not a directory (a symlink?)")
+            throw RWatchError("refusing cache directory \(Quoted.path(path)): not a directory (a symlink?)")
         }
         guard info.st_uid == geteuid() else {
-            throw RWatchError("refusing cache directory \(path): owned by uid \(info.st_uid), not by you")
+            throw RWatchError("refusing cache directory \(Quoted.path(path)): owned by uid \(info.st_uid), not by you")
         }
         guard info.st_mode & 0o022 == 0 else {
-            throw RWatchError("refusing cache directory \(path): writable by group or others (chmod 700 it)")
+            throw RWatchError("refusing cache directory \(Quoted.path(path)): writable by group or others (chmod 700 it)")
         }
     }
 
@@ -54,7 +55,7 @@ struct RecipeCache {
     func scratch() throws -> String {
         var template = Array("\(path)/tmp-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RWatchError("cannot create a directory in \(path): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create a directory in \(Quoted.path(path)): \(String(cString: strerror(errno)))")
         }
         return String(cString: made)
     }
@@ -69,7 +70,7 @@ struct RecipeCache {
         if FileSystem.isDirectory(path) { return }
         try makeDirectories(FileSystem.directory(of: path))
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create \(Quoted.path(path)): \(String(cString: strerror(errno)))")
         }
     }
 }

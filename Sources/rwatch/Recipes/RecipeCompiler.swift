@@ -53,7 +53,7 @@ struct RecipeCompiler {
     }
 
     private func compile(_ file: String, into key: String) throws {
-        Terminal.status("compiling recipe \(file)…", color: .dim)
+        Terminal.status("compiling recipe \(Quoted.path(file))…", color: .dim)
         let scratch = try cache.scratch()
         try FileSystem.write(Self.main, to: scratch + "/main.swift")
         let arguments = [

@@ -119,3 +119,46 @@ import TestSupport
         #expect(!rwatch.stdoutBytes.contains(0x1B))
     }
 }
+
+/// Paths typed on rwatch's command line that are not UTF-8: the parser sees
+/// them decoded, the file system and the command get the bytes.
+@Suite struct CommandLineBytesTests {
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func aWatchedPathAndACommandWordThatAreNotUTF8AreKeptAsTyped() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let directory = Array("d".utf8) + [0xFF]
+        Scratch.makeDirectory(bytes: scratch.file(bytes: directory))
+        let word = Array("arg".utf8) + [0xFE, 0xC3] + Array("(".utf8)
+        let script = #"printf %s "$1" > argument; printf %s "$RWATCH_PATHS" > paths; printf %s "$LEGACY" > legacy"#
+        let arguments = ["-p", "-1", "-w"].map { Array($0.utf8) } + [directory]
+            + ["-d", "100ms", "--", "sh", "-c", script, "sh"].map { Array($0.utf8) } + [word]
+        let rwatch = RWatch(bytes: arguments, in: scratch.path, environmentBytes: ["LEGACY": [0x6F, 0xFF]], scratch: scratch)
+        defer { rwatch.interrupt() }
+        let file = scratch.file(bytes: directory + Array("/f".utf8))
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { Scratch.write(bytes: file, "\(attempt)\n") }
+            return rwatch.exitStatus() != nil
+        })
+        #expect(rwatch.exitStatus() == 0, "\(rwatch.stderr)")
+        let argument = Scratch.readBytes(scratch.file("argument"))
+        let paths = Scratch.readBytes(scratch.file("paths"))
+        let legacy = Scratch.readBytes(scratch.file("legacy"))
+        #expect(argument == word, "argv: \(text(argument).debugDescription)")
+        #expect(paths == file, "RWATCH_PATHS: \(text(paths).debugDescription)")
+        // An inherited variable that is not UTF-8 passes through unchanged.
+        #expect(legacy == [0x6F, 0xFF], "LEGACY: \(text(legacy).debugDescription)")
+    }
+
+    @Test func aMissingPathThatIsNotUTF8IsNamedEscaped() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = RWatch(bytes: [Array("events".utf8), Array("no".utf8) + [0xFF, 0x1B] + Array("[31m".utf8)], in: scratch.path, scratch: scratch)
+        #expect(rwatch.waitForExit() == 2)
+        #expect(rwatch.stderr.contains(#"no such file or directory: 'no\xff\e[31m'"#), "\(rwatch.stderr.debugDescription)")
+        #expect(!rwatch.stderrBytes.contains(0x1B))
+    }
+}

@@ -45,7 +45,14 @@ final class RWatch: @unchecked Sendable {
     /// that device (a pty's secondary) instead of a file.
     /// `wrapper`, when given, runs first and ends by exec-ing what follows
     /// it (rwatch and `arguments`), as `unshare … sh -c '…; exec "$@"'` does.
-    init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
+    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
+        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, wrapper: wrapper, scratch: scratch)
+    }
+
+    /// `init(_:in:…)` with arguments and extra variables given as bytes
+    /// (they need not be UTF-8).
+    init(bytes arguments: [[UInt8]], in directory: String, environment: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
+         unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
@@ -63,9 +70,14 @@ final class RWatch: @unchecked Sendable {
         env.merge(environment) { $1 }
         for name in unsetting { env[name] = nil }
         // sh changes directory, then becomes rwatch (same pid).
-        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + wrapper + [Self.binDirectory + "/rwatch"] + arguments
-        let argv = command.map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let command = (["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory] + wrapper + [Self.binDirectory + "/rwatch"]).map { Array($0.utf8) } + arguments
+        var entries = env.map { Array("\($0.key)=\($0.value)".utf8) }
+        for (name, value) in environmentBytes { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
+        let cString: ([UInt8]) -> UnsafeMutablePointer<CChar>? = { bytes in
+            (bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        }
+        let argv = command.map(cString) + [nil]
+        let envp = entries.map(cString) + [nil]
         // The test runner may block or ignore signals; rwatch starts clean.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
