@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-tsan install uninstall clean
+.PHONY: all deps build run test test-tsan example install uninstall clean
 
 all: build
 
@@ -41,6 +41,12 @@ test: deps
 # TSan-instrumented RecipeKit.
 test-tsan: deps
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|WatchSourcesTests|RecipeKitTests'
+
+# Builds Examples/, a package that depends on this repository by URL, against
+# a clone of the committed HEAD (the URL rewritten to file:// of the clone),
+# then runs it once. Not part of `make test`.
+example: deps
+	SWIFT=$(SWIFT) Examples/build.sh
 
 # Installs rwatch with what recipe compilation needs, so that an installed
 # rwatch compiles recipes outside the source tree:

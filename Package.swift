@@ -21,14 +21,7 @@ let package = Package(
     ],
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
-        // Release builds serialize Signals' bodies for cross-module
-        // specialization: without it every event through a generic operator
-        // pays runtime generic-metadata look-ups in the caller's module
-        // (5-7x slower; see BENCHMARKS.md). Allowed for root and path packages.
-        .target(
-            name: "Signals",
-            swiftSettings: strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
-        ),
+        .target(name: "Signals", swiftSettings: strict),
         // libinotifytools ships no pkg-config file: link it by name.
         .systemLibrary(
             name: "CInotifyTools",

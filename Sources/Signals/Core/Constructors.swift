@@ -2,6 +2,7 @@ extension Signal {
     /// Sends `value`, then completes.
     ///
     ///     just(1):  (1|)
+    @inlinable
     public static func just(_ value: Value) -> Signal<Value> where Value: Sendable {
         Signal.serial({ observer in
             observer.sendNext(value)
@@ -11,6 +12,7 @@ extension Signal {
     }
 
     /// Completes at once, without a value.
+    @inlinable
     public static func empty() -> Signal<Value> {
         Signal.serial({ observer in
             observer.sendCompleted()
@@ -19,11 +21,13 @@ extension Signal {
     }
 
     /// Never sends anything, not even completion.
+    @inlinable
     public static func never() -> Signal<Value> {
         Signal.serial({ _ in NopDisposable() })
     }
 
     /// Fails at once with `error`.
+    @inlinable
     public static func error(_ error: any Error) -> Signal<Value> {
         Signal.serial({ observer in
             observer.sendError(error)
@@ -34,6 +38,7 @@ extension Signal {
     /// Sends every element of `sequence`, then completes. Each subscription
     /// iterates anew; disposing (or a downstream that stops) ends the
     /// iteration early, so an endless sequence is fine with `take`.
+    @inlinable
     public static func from<S: Sequence>(_ sequence: S) -> Signal<Value> where S.Element == Value {
         let iterate = UncheckedIteration(sequence)
         return Signal.serial({ observer in
@@ -48,6 +53,7 @@ extension Signal {
 
     /// Calls `factory` for every subscriber and subscribes to the signal it
     /// returns, so that the work (and its side effects) starts only then.
+    @inlinable
     public static func deferred(_ factory: @escaping @Sendable () -> Signal<Value>) -> Signal<Value> {
         Signal.serial({ observer in
             factory().start(for: observer) { observer.send($0) }
@@ -56,11 +62,13 @@ extension Signal {
 }
 
 /// Carries any sequence into a producer closure, type-erased.
-private struct UncheckedIteration<Value>: @unchecked Sendable {
+@usableFromInline
+struct UncheckedIteration<Value>: @unchecked Sendable {
     // Safety: the producer only calls `makeIterator()` on its own copy of a
     // value; like RxSwift's `from`, a sequence that shares mutable state
     // between its copies is the caller's to synchronize.
-    let makeIterator: () -> AnyIterator<Value>
+    @usableFromInline let makeIterator: () -> AnyIterator<Value>
+    @inlinable
     init<S: Sequence>(_ sequence: S) where S.Element == Value {
         makeIterator = { AnyIterator(sequence.makeIterator()) }
     }

@@ -24,25 +24,25 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     // - The `@exclusivity(unchecked)` fields follow these rules, so the
     //   runtime's dynamic exclusivity checks (a third of the cost of a send)
     //   would only repeat them.
-    @exclusivity(unchecked) private var handler: ((Event<Value>) -> Void)?
+    @usableFromInline @exclusivity(unchecked) var handler: ((Event<Value>) -> Void)?
     // The handler of a trusted observer, which never changes: read from a
     // `let`, a call needs no retain of the closure context.
-    private let trustedHandler: ((Event<Value>) -> Void)?
+    @usableFromInline let trustedHandler: ((Event<Value>) -> Void)?
     // A trusted observer made by `subscribe(onNext:…)`: values sent with
     // `sendNextFromSource` go straight to the subscriber's closure, without
     // an `Event` made around them and taken apart again (a third of a
     // line's cost for `ProcessSource`).
     @usableFromInline let trustedNext: (@Sendable (Value) -> Void)?
-    private let serial: SerialQueue<Event<Value>?>?
-    @exclusivity(unchecked) private var terminated = false
+    @usableFromInline let serial: SerialQueue<Event<Value>?>?
+    @usableFromInline @exclusivity(unchecked) var terminated = false
     @usableFromInline let stopped = Atomic<Bool>(false)
-    private let linkState = Atomic<UInt8>(0)
-    @exclusivity(unchecked) private var inner: (any Disposable)?
-    @exclusivity(unchecked) private var upstream: (any Disposable)?
+    @usableFromInline let linkState = Atomic<UInt8>(0)
+    @usableFromInline @exclusivity(unchecked) var inner: (any Disposable)?
+    @usableFromInline @exclusivity(unchecked) var upstream: (any Disposable)?
 
-    private static var innerSet: UInt8 { 1 }
-    private static var upstreamSet: UInt8 { 2 }
-    private static var disposedBit: UInt8 { 4 }
+    @inlinable static var innerSet: UInt8 { 1 }
+    @inlinable static var upstreamSet: UInt8 { 2 }
+    @inlinable static var disposedBit: UInt8 { 4 }
 
     /// An observer that hands every event to `handler`.
     public convenience init(_ handler: @escaping @Sendable (Event<Value>) -> Void) {
@@ -69,6 +69,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     ///   subject's drain); then sends skip the queue.
     /// - Parameter next: what `handler` does with a value, when that is all
     ///   it does with one; trusted observers then call it directly.
+    @inlinable
     init(handler: @escaping (Event<Value>) -> Void, serialized: Bool, next: (@Sendable (Value) -> Void)? = nil) {
         self.handler = serialized ? handler : nil
         self.trustedHandler = serialized ? nil : handler
@@ -81,6 +82,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     public var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     /// Sends one event to the handler, unless the observer has stopped.
+    @inlinable
     public func send(_ event: Event<Value>) {
         if stopped.load(ordering: .relaxed) { return }
         if let serial {
@@ -103,15 +105,16 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         trustedNext?(value)
     }
 
-    @inline(__always)
-    private func deliverTrusted(_ event: Event<Value>) {
+    @inlinable @inline(__always)
+    func deliverTrusted(_ event: Event<Value>) {
         if event.isTerminal, stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         trustedHandler?(event)
         if event.isTerminal { disposeInner() }
     }
 
     /// Runs inside the drain. `nil` is the request to let go of the handler.
-    private func deliverSerialized(_ item: Event<Value>?) {
+    @inlinable
+    func deliverSerialized(_ item: Event<Value>?) {
         guard let event = item else {
             handler = nil
             return
@@ -133,7 +136,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// Hands the observer the disposable its producer returned. If the
     /// subscription ended in the meantime (a synchronous terminal event or a
     /// dispose from the handler), it is disposed at once.
-    @inline(__always)
+    @inlinable @inline(__always)
     func attach(_ disposable: any Disposable) {
         inner = disposable
         if linkState.bitwiseOr(Self.innerSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
@@ -147,7 +150,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     /// event or dispose) the upstream stops too, even while a synchronous
     /// producer is still inside its loop (`Signal.from(1...).take(3)`).
     /// Call at most once per observer.
-    @inline(__always)
+    @inlinable @inline(__always)
     func link(_ disposable: any Disposable) {
         upstream = disposable
         if linkState.bitwiseOr(Self.upstreamSet, ordering: .acquiringAndReleasing).oldValue & Self.disposedBit != 0 {
@@ -157,6 +160,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
     }
 
     /// Stops delivery at once and disposes what the producer returned.
+    @inlinable
     func dispose() {
         if stopped.exchange(true, ordering: .acquiringAndReleasing) == false, let serial {
             // Let go of the handler (and what it captured) once any delivery
@@ -166,7 +170,8 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         disposeInner()
     }
 
-    private func disposeInner() {
+    @inlinable
+    func disposeInner() {
         let previous = linkState.bitwiseOr(Self.disposedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.disposedBit == 0 else { return }
         if previous & Self.upstreamSet != 0 {
@@ -181,6 +186,7 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
         }
     }
 
+    @inlinable
     var isDisposed: Bool { linkState.load(ordering: .acquiring) & Self.disposedBit != 0 }
 }
 
@@ -188,24 +194,30 @@ public final class Observer<Value>: ObserverProtocol, @unchecked Sendable {
 /// observer and disposes what the producer returned. A struct of one
 /// reference, so boxing it as `any Disposable` allocates nothing. Whoever
 /// holds it (an operator's state, an observer's link) drops it on dispose.
+@usableFromInline
 struct Subscription<Value>: Disposable {
-    let observer: Observer<Value>
+    @usableFromInline let observer: Observer<Value>
 
-    func dispose() { observer.dispose() }
-    var isDisposed: Bool { observer.isDisposed }
+    @inlinable init(observer: Observer<Value>) { self.observer = observer }
+
+    @inlinable func dispose() { observer.dispose() }
+    @inlinable var isDisposed: Bool { observer.isDisposed }
 }
 
 /// The disposable a public `subscribe` returns. Unlike `Subscription` it
 /// lets go of the observer (and so of the handler and what it captured) when
 /// disposed, even while the caller keeps the handle. A struct around one
 /// lock box: one allocation, and none to box it as `any Disposable`.
+@usableFromInline
 struct SubscriptionHandle: Disposable {
-    private let subscription: Locked<(any Disposable)?>
+    @usableFromInline let subscription: Locked<(any Disposable)?>
 
+    @inlinable
     init(_ subscription: some Disposable) {
         self.subscription = Locked(subscription)
     }
 
+    @inlinable
     func dispose() {
         let subscription = self.subscription.withLock { subscription in
             defer { subscription = nil }
@@ -214,5 +226,6 @@ struct SubscriptionHandle: Disposable {
         subscription?.dispose()
     }
 
+    @inlinable
     var isDisposed: Bool { subscription.withLock { $0?.isDisposed ?? true } }
 }

@@ -21,12 +21,14 @@ public struct Signal<Value>: Sendable {
 
     /// A signal that runs `subscribe` for every subscriber. The closure sends
     /// into the observer, from any thread, and returns what cleans up.
+    @inlinable
     public init(_ subscribe: @escaping @Sendable (Observer<Value>) -> any Disposable) {
         producer = subscribe
         serializes = true
     }
 
-    private init(producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool) {
+    @usableFromInline
+    init(producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool) {
         self.producer = producer
         self.serializes = serializes
     }
@@ -35,19 +37,20 @@ public struct Signal<Value>: Sendable {
     /// operator forwarding from a single upstream observer or a subject's
     /// drain, a source that sends from one thread), so their observers skip
     /// the serializing queue. Several concurrent senders must use `init`.
+    @inlinable
     package static func serial(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
         Signal(producer: producer, serializes: false)
     }
 
     /// Subscribes with one closure for every event. Returns the subscription;
     /// dropping it does not cancel it, `dispose()` does.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
         SubscriptionHandle(start(handler))
     }
 
     /// Subscribes with a closure per kind of event, each optional.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(
         onNext: (@Sendable (Value) -> Void)? = nil,
         onError: (@Sendable (any Error) -> Void)? = nil,
@@ -66,14 +69,14 @@ public struct Signal<Value>: Sendable {
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
     /// channel terminal).
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe<O: ObserverProtocol & Sendable>(_ observer: O) -> any Disposable where O.Value == Value {
         subscribe { observer.send($0) }
     }
 
     /// The one place a subscription starts. `handler` need not be `Sendable`
     /// for library code that keeps to one thread.
-    @inline(__always)
+    @inlinable @inline(__always)
     func start(_ handler: @escaping (Event<Value>) -> Void) -> Subscription<Value> {
         start(handler, beforeRunning: { _ in })
     }
@@ -85,7 +88,7 @@ public struct Signal<Value>: Sendable {
     /// Disposal flows through that link, so what this returns disposes
     /// nothing itself: a producer can return it without the chain being
     /// disposed twice on the way down.
-    @inline(__always)
+    @inlinable @inline(__always)
     @discardableResult
     func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> LinkedSubscription {
         _ = start(handler, beforeRunning: { downstream.link($0) })
@@ -94,7 +97,7 @@ public struct Signal<Value>: Sendable {
 
     /// Subscribes, handing the subscription to `beforeRunning` before the
     /// producer runs (to put it in a composite an operator already linked).
-    @inline(__always)
+    @inlinable @inline(__always)
     func start(
         _ handler: @escaping (Event<Value>) -> Void,
         beforeRunning register: (Subscription<Value>) -> Void,
@@ -110,7 +113,9 @@ public struct Signal<Value>: Sendable {
 
 /// What `start(for:)` returns: the subscription is already linked to the
 /// downstream observer, which disposes it when it stops.
+@usableFromInline
 struct LinkedSubscription: Disposable {
-    func dispose() {}
-    var isDisposed: Bool { false }
+    @inlinable init() {}
+    @inlinable func dispose() {}
+    @inlinable var isDisposed: Bool { false }
 }

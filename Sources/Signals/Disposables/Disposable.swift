@@ -19,7 +19,9 @@ extension Disposable {
 }
 
 /// A disposable that does nothing, for producers with nothing to clean up.
+@usableFromInline
 struct NopDisposable: Disposable {
-    func dispose() {}
-    var isDisposed: Bool { false }
+    @inlinable init() {}
+    @inlinable func dispose() {}
+    @inlinable var isDisposed: Bool { false }
 }

@@ -13,21 +13,23 @@
 ///
 /// Inner subscriptions and timers capture the drain; the operator breaks
 /// that cycle by disposing them when its subscription ends.
+@usableFromInline
 final class Drain<Input>: @unchecked Sendable {
     // Safety: `body` (and whatever state it captures) runs only inside
     // `queue`'s drain, which hands the right to run it from thread to thread
     // with acquire/release ordering, one input at a time.
-    private let queue = SerialQueue<Input>()
-    private let body: (Drain<Input>, Input) -> Void
+    @usableFromInline let queue = SerialQueue<Input>()
+    @usableFromInline let body: (Drain<Input>, Input) -> Void
 
     /// A drain running `body` for each input. `body` is handed the drain
     /// itself, to give to the inner subscriptions and timers it starts.
+    @inlinable
     init(_ body: @escaping (_ drain: Drain<Input>, Input) -> Void) {
         self.body = body
     }
 
     /// Applies `input` now, or queues it for the thread already draining.
-    @inline(__always)
+    @inlinable @inline(__always)
     func submit(_ input: Input) {
         queue.submit(input) { body(self, $0) }
     }
@@ -37,6 +39,7 @@ extension Signal {
     /// For operators that send downstream only from inside a `Drain`: the
     /// drain already delivers one event at a time, in order, so the
     /// observer skips a second serializing queue (as `serial` operators do).
+    @inlinable
     static func drained(_ producer: @escaping @Sendable (Observer<Value>) -> any Disposable) -> Signal<Value> {
         serial(producer)
     }

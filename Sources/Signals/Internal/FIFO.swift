@@ -1,17 +1,22 @@
 /// A first-in first-out queue with O(1) amortized `popFirst`, for operators
 /// that buffer values (zip, concatMap, delay) and `SerialQueue`'s backlog.
+@usableFromInline
 struct FIFO<Element> {
-    private var storage: [Element] = []
-    private var head = 0
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var head = 0
 
-    var isEmpty: Bool { head == storage.count }
-    var count: Int { storage.count - head }
-    var first: Element? { isEmpty ? nil : storage[head] }
+    @inlinable init() {}
 
+    @inlinable var isEmpty: Bool { head == storage.count }
+    @inlinable var count: Int { storage.count - head }
+    @inlinable var first: Element? { isEmpty ? nil : storage[head] }
+
+    @inlinable
     mutating func append(_ element: Element) {
         storage.append(element)
     }
 
+    @inlinable
     mutating func popFirst() -> Element? {
         guard head < storage.count else { return nil }
         let element = storage[head]
@@ -26,6 +31,7 @@ struct FIFO<Element> {
         return element
     }
 
+    @inlinable
     mutating func removeAll() {
         storage = []
         head = 0

@@ -14,34 +14,40 @@ import Darwin
 /// `Synchronization.Mutex` trips false access-race reports under TSan on this
 /// toolchain; a plain pthread mutex is clean. Never call user code or a
 /// downstream observer from inside `withLock`.
+@usableFromInline
 package struct Locked<State>: @unchecked Sendable {
     // Safety: `state` is only read or written between `pthread_mutex_lock` and
     // `pthread_mutex_unlock` on `storage`'s mutex.
-    private let storage: LockStorage<State>
+    @usableFromInline let storage: LockStorage<State>
 
+    @inlinable
     package init(_ state: State) {
         storage = LockStorage.make(state)
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try storage.withLock(body)
     }
 }
 
 /// A lock with no state of its own, for code that guards several fields.
+@usableFromInline
 package typealias Lock = Locked<Void>
 
 extension Locked where State == Void {
+    @inlinable
     package init() { self.init(()) }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try storage.withMutex(body)
     }
 }
 
-private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+@usableFromInline
+final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
+    @inlinable
     static func make(_ state: State) -> LockStorage<State> {
         let buffer = Self.create(minimumCapacity: 1) { _ in state }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
@@ -52,7 +58,7 @@ private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
         return storage
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
         try withUnsafeMutablePointers { state, mutex in
             pthread_mutex_lock(mutex)
@@ -65,7 +71,7 @@ private final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     /// Void) this matters: a zero-sized header sits at the mutex's address,
     /// and TSan reports the inout access `&state.pointee` as a Swift access
     /// race against other threads' use of the mutex.
-    @inline(__always)
+    @inlinable @inline(__always)
     func withMutex<R>(_ body: () throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToElements { mutex in
             pthread_mutex_lock(mutex)

@@ -8,18 +8,19 @@ import Synchronization
 /// at once (the fast path: two atomic operations, no lock). Others append
 /// their item and return; the drainer delivers it before it lets go. This is
 /// the "work in progress" counter of RxJava's serialized observers.
+@usableFromInline
 final class SerialQueue<Item>: @unchecked Sendable {
     // Safety: `pending` is guarded by `lock`; the drain role (and so the right
     // to run the body) is handed over through `wip` with acquire/release order.
-    private let wip = Atomic<Int>(0)
-    private let lock = Lock()
-    private var pending = FIFO<Item>()
+    @usableFromInline let wip = Atomic<Int>(0)
+    @usableFromInline let lock = Lock()
+    @usableFromInline var pending = FIFO<Item>()
 
-    init() {}
+    @usableFromInline init() {}
 
     /// Delivers `item` through `body`, or queues it for the thread that is
     /// draining. `body` must not throw and must not block on other drainers.
-    @inline(__always)
+    @inlinable @inline(__always)
     func submit(_ item: Item, _ body: (Item) -> Void) {
         if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
             body(item)
@@ -31,7 +32,8 @@ final class SerialQueue<Item>: @unchecked Sendable {
         drain(body)
     }
 
-    private func drain(_ body: (Item) -> Void) {
+    @inlinable
+    func drain(_ body: (Item) -> Void) {
         var missed = 1
         while true {
             while let item = pop() { body(item) }
@@ -40,7 +42,8 @@ final class SerialQueue<Item>: @unchecked Sendable {
         }
     }
 
-    private func pop() -> Item? {
+    @inlinable
+    func pop() -> Item? {
         lock.withLock { pending.popFirst() }
     }
 }

@@ -5,19 +5,21 @@
 /// what the subject gives them (a `PublishSubject` nothing earlier, a
 /// `ReplaySubject` its buffer).
 public final class MulticastConnection<Value>: Sendable {
-    private struct State {
-        var connection: (handle: ActionDisposable, upstream: SerialDisposable)?
-        var subscribers = 0
+    @usableFromInline
+    struct State {
+        @usableFromInline var connection: (handle: ActionDisposable, upstream: SerialDisposable)?
+        @usableFromInline var subscribers = 0
     }
 
-    private let source: Signal<Value>
-    private let subject: any SubjectProtocol<Value>
-    private let state = Locked(State())
+    @usableFromInline let source: Signal<Value>
+    @usableFromInline let subject: any SubjectProtocol<Value>
+    @usableFromInline let state = Locked(State())
 
     /// The shared, hot side. Subscribing does not connect.
     public let signal: Signal<Value>
 
     /// A connection that multicasts `source` through `subject`.
+    @inlinable
     public init(source: Signal<Value>, subject: some SubjectProtocol<Value>) {
         self.source = source
         self.subject = subject
@@ -28,6 +30,7 @@ public final class MulticastConnection<Value>: Sendable {
     /// calls return the same disposable. Disposing it disconnects; a later
     /// `connect()` subscribes again.
     @discardableResult
+    @inlinable
     public func connect() -> any Disposable {
         let upstream = SerialDisposable()
         let handle = ActionDisposable { [weak self] in
@@ -49,6 +52,7 @@ public final class MulticastConnection<Value>: Sendable {
     /// A signal that connects when its first subscriber arrives and
     /// disconnects when the last one leaves; the next subscriber connects
     /// anew (RxSwift's `refCount`).
+    @inlinable
     public func autoconnect() -> Signal<Value> {
         Signal.serial({ observer in
             self.signal.start(for: observer) { observer.send($0) }

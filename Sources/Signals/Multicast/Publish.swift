@@ -1,17 +1,20 @@
 extension Signal {
     /// A connection that multicasts this signal through `subject`.
+    @inlinable
     public func multicast(_ subject: some SubjectProtocol<Value>) -> MulticastConnection<Value> {
         MulticastConnection(source: self, subject: subject)
     }
 
     /// A connection through a `PublishSubject`: subscribers see only what
     /// arrives after they subscribe. Call `connect()` to start.
+    @inlinable
     public func publish() -> MulticastConnection<Value> {
         multicast(PublishSubject())
     }
 
     /// Subscribes once, now, and replays everything to every subscriber
     /// (`RACSignal -replay`).
+    @inlinable
     public func replay() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: .max))
         connection.connect()
@@ -20,6 +23,7 @@ extension Signal {
 
     /// Subscribes once, now, and replays the latest value to every
     /// subscriber (`-replayLast`).
+    @inlinable
     public func replayLast() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: 1))
         connection.connect()
@@ -29,6 +33,7 @@ extension Signal {
     /// Subscribes once, on the first subscription, and replays everything to
     /// every subscriber; never disconnects (`-replayLazily`). The cure for
     /// "one request became six": derive every signal from this one.
+    @inlinable
     public func replayLazily() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: .max))
         return Signal.serial({ observer in

@@ -5,6 +5,7 @@ extension Signal {
     /// a fresh subject (RxSwift's `share()`: publish + refcount).
     ///
     /// Subscribers see only what arrives after they subscribe.
+    @inlinable
     public func share() -> Signal<Value> {
         let shared = SharedSubscription(source: self)
         return Signal.serial({ observer in shared.subscribe(observer) })
@@ -13,24 +14,31 @@ extension Signal {
 
 /// The state behind `share()`: the current generation's subject and source
 /// subscription, and how many observe it.
-private final class SharedSubscription<Value>: Sendable {
-    private final class Generation: Sendable {
-        let subject = PublishSubject<Value>()
-        let upstream = SerialDisposable()
+@usableFromInline
+final class SharedSubscription<Value>: Sendable {
+    @usableFromInline
+    final class Generation: Sendable {
+        @usableFromInline let subject = PublishSubject<Value>()
+        @usableFromInline let upstream = SerialDisposable()
+        @inlinable init() {}
     }
 
-    private struct State {
-        var generation: Generation?
-        var subscribers = 0
+    @usableFromInline
+    struct State {
+        @usableFromInline var generation: Generation?
+        @usableFromInline var subscribers = 0
+        @inlinable init() {}
     }
 
-    private let source: Signal<Value>
-    private let state = Locked(State())
+    @usableFromInline let source: Signal<Value>
+    @usableFromInline let state = Locked(State())
 
+    @inlinable
     init(source: Signal<Value>) {
         self.source = source
     }
 
+    @inlinable
     func subscribe(_ observer: Observer<Value>) -> any Disposable {
         let (generation, isNew) = state.withLock { state -> (Generation, Bool) in
             if let generation = state.generation {
@@ -59,13 +67,15 @@ private final class SharedSubscription<Value>: Sendable {
 
     /// The source ended: the next subscriber starts a new generation.
     /// Nothing is left to dispose upstream.
-    private func end(_ generation: Generation) {
+    @inlinable
+    func end(_ generation: Generation) {
         state.withLock { state in
             if state.generation === generation { state.generation = nil }
         }
     }
 
-    private func leave(_ generation: Generation) {
+    @inlinable
+    func leave(_ generation: Generation) {
         let last: Generation? = state.withLock { state in
             // Subscribers of an ended generation no longer count.
             guard state.generation === generation else { return nil }

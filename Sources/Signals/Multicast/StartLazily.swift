@@ -2,6 +2,7 @@ extension Signal {
     /// Runs `block` once, on `scheduler`, when the first subscriber arrives,
     /// and replays everything it sends to every subscriber, then and later
     /// (`+[RACSignal startLazilyWithScheduler:block:]`).
+    @inlinable
     public static func startLazily(
         on scheduler: some Scheduler,
         _ block: @escaping @Sendable (Observer<Value>) -> Void
@@ -19,6 +20,7 @@ extension Signal {
 
     /// Runs `block` once, on `scheduler`, right away, and replays everything
     /// it sends to every subscriber (`+startEagerlyWithScheduler:block:`).
+    @inlinable
     public static func startEagerly(
         on scheduler: some Scheduler,
         _ block: @escaping @Sendable (Observer<Value>) -> Void

@@ -7,6 +7,7 @@ extension Signal {
     /// On completion a partial, non-empty array is emitted first. An error
     /// is forwarded at once and drops the partial array. Disposing disposes
     /// the source. A `count` below one is treated as one.
+    @inlinable
     public func buffer(count: Int) -> Signal<[Value]> {
         let size = Swift.max(1, count)
         return Signal<[Value]>.serial({ observer in

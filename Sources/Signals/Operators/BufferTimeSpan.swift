@@ -10,6 +10,7 @@ extension Signal {
     /// A span with no value emits an empty array, as in RxSwift. Completion
     /// emits what was collected, then completes; an error is forwarded at
     /// once and drops it. Disposing disposes the source and cancels the timer.
+    @inlinable
     public func buffer(timeSpan: Duration, count: Int = .max, scheduler: some Scheduler) -> Signal<[Value]> {
         timed(on: scheduler) {
             var state = BufferTimeSpanState<Value>(limit: Swift.max(1, count))
@@ -39,13 +40,16 @@ extension Signal {
 /// What `buffer(timeSpan:count:scheduler:)` knows: the values of the current
 /// span and which span is current (a span that ends full re-arms the timer,
 /// and the older firing may already be on its way), or that it finished.
+@usableFromInline
 struct BufferTimeSpanState<Value> {
+    @usableFromInline
     enum Phase {
         case collecting([Value], span: Int)
         case finished
     }
 
     /// What the operator does after a step, outside the state.
+    @usableFromInline
     enum Action {
         case none
         /// Arm the timer for this span.
@@ -58,9 +62,15 @@ struct BufferTimeSpanState<Value> {
         case fail(any Error)
     }
 
-    let limit: Int
-    private(set) var phase: Phase = .collecting([], span: 0)
+    @usableFromInline let limit: Int
+    @usableFromInline var phase: Phase = .collecting([], span: 0)
 
+    @inlinable
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    @inlinable
     mutating func step(_ input: TimedInput<Value, Int>) -> Action {
         guard case .collecting(var values, let span) = phase else {
             // Only a late firing can come once finished.

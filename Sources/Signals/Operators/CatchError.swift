@@ -8,6 +8,7 @@ extension Signal {
     ///
     /// Values and completion of the source pass through. Disposing disposes
     /// the source or the fallback, whichever runs.
+    @inlinable
     public func catchError(_ handler: @escaping @Sendable (any Error) -> Signal<Value>) -> Signal<Value> {
         Signal.serial({ observer in
             let fallback = SerialDisposable()
@@ -24,6 +25,7 @@ extension Signal {
     ///
     ///     source:  -a-#
     ///     output:  -a-(x|)     catchError(justReturn: "x")
+    @inlinable
     public func catchError(justReturn value: Value) -> Signal<Value> where Value: Sendable {
         catchError { _ in .just(value) }
     }

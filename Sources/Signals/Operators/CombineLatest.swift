@@ -10,6 +10,7 @@ extension Signal {
     /// even when one side completed without a value and no pair can form).
     /// An error from either side is forwarded at once. Disposing disposes
     /// both. Safe when the two send on different threads.
+    @inlinable
     public static func combineLatest<A, B>(
         _ a: Signal<A>, _ b: Signal<B>
     ) -> Signal<(A, B)> where Value == (A, B) {
@@ -34,6 +35,7 @@ extension Signal {
 
     /// Combines this signal's latest value with `other`'s; see
     /// `Signal.combineLatest(_:_:)`.
+    @inlinable
     public func combineLatest<Other>(_ other: Signal<Other>) -> Signal<(Value, Other)> {
         Signal<(Value, Other)>.combineLatest(self, other)
     }
@@ -41,12 +43,15 @@ extension Signal {
 
 /// What `combineLatest` knows: each side's latest value and whether it has
 /// completed.
+@usableFromInline
 struct CombineLatestState<A, B> {
+    @usableFromInline
     enum Input {
         case a(Event<A>)
         case b(Event<B>)
     }
 
+    @usableFromInline
     enum Output {
         case none
         case next((A, B))
@@ -54,12 +59,15 @@ struct CombineLatestState<A, B> {
         case error(any Error)
     }
 
-    private var latestA: A?
-    private var latestB: B?
-    private var completedA = false
-    private var completedB = false
-    private var done = false
+    @usableFromInline var latestA: A?
+    @usableFromInline var latestB: B?
+    @usableFromInline var completedA = false
+    @usableFromInline var completedB = false
+    @usableFromInline var done = false
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func step(_ input: Input) -> Output {
         guard !done else { return .none }
         switch input {

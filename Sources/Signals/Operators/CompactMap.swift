@@ -5,6 +5,7 @@ extension Signal {
     ///     output:  -1---3-|     compactMap { Int($0) }
     ///
     /// Errors and completion pass through; disposing disposes the source.
+    @inlinable
     public func compactMap<T>(_ transform: @escaping @Sendable (Value) -> T?) -> Signal<T> {
         Signal<T>.serial({ observer in
             self.start(for: observer, { event in

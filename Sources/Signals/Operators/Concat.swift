@@ -9,6 +9,7 @@ extension Signal {
     /// An error ends it at once. Disposing disposes the signal playing now;
     /// later ones are never subscribed. Long chains of synchronous signals
     /// are played in a loop, not by recursion.
+    @inlinable
     public static func concat(_ signals: [Signal<Value>]) -> Signal<Value> {
         Signal { observer in
             let current = SerialDisposable()
@@ -34,11 +35,13 @@ extension Signal {
     }
 
     /// Plays the signals one after another; see `concat(_:)`.
+    @inlinable
     public static func concat(_ signals: Signal<Value>...) -> Signal<Value> {
         concat(signals)
     }
 
     /// Plays `other` after this signal completes; see `Signal.concat(_:)`.
+    @inlinable
     public func concat(_ other: Signal<Value>) -> Signal<Value> {
         Signal.concat([self, other])
     }

@@ -12,6 +12,7 @@ extension Signal {
     /// played. The first error is forwarded and disposes everything.
     /// Disposing disposes the source and the current inner subscription;
     /// queued signals are never subscribed.
+    @inlinable
     public func concatMap<T>(_ transform: @escaping @Sendable (Value) -> Signal<T>) -> Signal<T> {
         Signal<T>.drained { observer in
             let source = SerialDisposable()
@@ -49,6 +50,7 @@ extension Signal {
 
 /// The inputs of `concatMap`: the source's events and the current inner
 /// signal's events.
+@usableFromInline
 enum ConcatMapInput<Value, T> {
     case outer(Event<Value>)
     case inner(Event<T>)

@@ -9,11 +9,13 @@ extension Signal {
     /// passes through at once and drops it. Disposing disposes the source and
     /// cancels the timer. A steady stream postpones the value for ever: give
     /// it a cap with `debounce(_:maxWait:scheduler:)`.
+    @inlinable
     public func debounce(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
         debounced(interval, maxWait: nil, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
     }
 
     /// The body of every `debounce`: `DebounceState` in the timed frame.
+    @inlinable
     func debounced<Batch>(
         _ interval: Duration, maxWait: Duration?, flushOnError: Bool, scheduler: some Scheduler,
         start: @escaping @Sendable (Value) -> Batch, collect: @escaping @Sendable (inout Batch, Value) -> Void
@@ -52,8 +54,10 @@ extension Signal {
 /// later, so that timer fires at or before it; when the end has moved, the
 /// timer is armed again for the rest (one timer per window, not one per
 /// value).
+@usableFromInline
 struct DebounceState<Value, Batch> {
     /// What the operator does after a step, outside the state.
+    @usableFromInline
     enum Action {
         case none
         /// Arm the window's timer to fire after this delay.
@@ -70,30 +74,40 @@ struct DebounceState<Value, Batch> {
 
     /// An open window: what it collected, the latest it may close (nil
     /// without a cap), and when it closes if nothing else comes.
+    @usableFromInline
     struct Window {
-        var batch: Batch
-        let cap: Duration?
-        var closes: Duration
+        @usableFromInline var batch: Batch
+        @usableFromInline let cap: Duration?
+        @usableFromInline var closes: Duration
+
+        @inlinable
+        init(batch: Batch, cap: Duration?, closes: Duration) {
+            self.batch = batch
+            self.cap = cap
+            self.closes = closes
+        }
     }
 
+    @usableFromInline
     enum Phase {
         case idle
         case collecting(Window)
         case finished
     }
 
-    let interval: Duration
+    @usableFromInline let interval: Duration
     /// At least `interval`, or nil for no cap.
-    let maxWait: Duration?
+    @usableFromInline let maxWait: Duration?
     /// Whether an error sends the open window's batch first (batches of
     /// things that happened) or drops it (a last value, now moot).
-    let flushOnError: Bool
+    @usableFromInline let flushOnError: Bool
     /// Makes a window's batch from its first value.
-    let start: (Value) -> Batch
+    @usableFromInline let start: (Value) -> Batch
     /// Adds a later value to the batch.
-    let collect: (inout Batch, Value) -> Void
-    private(set) var phase: Phase = .idle
+    @usableFromInline let collect: (inout Batch, Value) -> Void
+    @usableFromInline var phase: Phase = .idle
 
+    @inlinable
     init(interval: Duration, maxWait: Duration?, flushOnError: Bool, start: @escaping (Value) -> Batch,
          collect: @escaping (inout Batch, Value) -> Void) {
         let interval = max(interval, .zero)
@@ -104,6 +118,7 @@ struct DebounceState<Value, Batch> {
         self.collect = collect
     }
 
+    @inlinable
     mutating func step(_ input: TimedInput<Value, Void>, at now: Duration) -> Action {
         switch input {
         case .start: return .none
@@ -114,6 +129,7 @@ struct DebounceState<Value, Batch> {
         }
     }
 
+    @inlinable
     mutating func next(_ value: Value, at now: Duration) -> Action {
         switch phase {
         case .idle:
@@ -133,6 +149,7 @@ struct DebounceState<Value, Batch> {
         }
     }
 
+    @inlinable
     mutating func timerFired(at now: Duration) -> Action {
         // A timer that fired as the source ended finds the state finished.
         guard case .collecting(let window) = phase else { return .none }
@@ -141,6 +158,7 @@ struct DebounceState<Value, Batch> {
         return .emit(window.batch)
     }
 
+    @inlinable
     mutating func complete() -> Action {
         defer { phase = .finished }
         switch phase {
@@ -150,6 +168,7 @@ struct DebounceState<Value, Batch> {
         }
     }
 
+    @inlinable
     mutating func fail(_ error: any Error) -> Action {
         defer { phase = .finished }
         switch phase {
@@ -159,7 +178,8 @@ struct DebounceState<Value, Batch> {
         }
     }
 
-    private func closing(after now: Duration, cap: Duration?) -> Duration {
+    @inlinable
+    func closing(after now: Duration, cap: Duration?) -> Duration {
         guard let cap else { return now + interval }
         return min(now + interval, cap)
     }

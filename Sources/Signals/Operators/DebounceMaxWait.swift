@@ -11,6 +11,7 @@ extension Signal {
     /// flushes a pending value at once, then completes. An error passes
     /// through at once and drops it. Disposing disposes the source and
     /// cancels the timer.
+    @inlinable
     public func debounce(_ interval: Duration, maxWait: Duration, scheduler: some Scheduler) -> Signal<Value> {
         debounced(interval, maxWait: maxWait, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
     }
@@ -31,6 +32,7 @@ extension Signal {
     /// costs. Completion and errors send the open batch first (it records
     /// what happened), then end. Disposing disposes the source, cancels the
     /// timer and drops the open batch.
+    @inlinable
     public func debounce<Batch: Sendable>(
         _ interval: Duration, maxWait: Duration, scheduler: some Scheduler,
         into initial: Batch, _ collect: @escaping @Sendable (inout Batch, Value) -> Void

@@ -8,6 +8,7 @@ extension Signal {
     /// An error is forwarded at once (RxSwift and RAC do the same) and drops
     /// what was still delayed. Disposing disposes the source and cancels the
     /// timer; delayed events are dropped.
+    @inlinable
     public func delay(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
         timed(on: scheduler) {
             var state = DelayState<Value>(interval: interval)
@@ -39,12 +40,21 @@ extension Signal {
 /// What `delay` knows: the events waiting for their time, oldest first,
 /// with the timer armed for the oldest; nothing waiting (no timer); or
 /// finished (an error passed, or the delayed completion was delivered).
+@usableFromInline
 struct DelayState<Value> {
+    @usableFromInline
     struct Delayed {
-        let due: Duration
-        let event: Event<Value>
+        @usableFromInline let due: Duration
+        @usableFromInline let event: Event<Value>
+
+        @inlinable
+        init(due: Duration, event: Event<Value>) {
+            self.due = due
+            self.event = event
+        }
     }
 
+    @usableFromInline
     enum Phase {
         case idle
         case delaying(FIFO<Delayed>)
@@ -52,6 +62,7 @@ struct DelayState<Value> {
     }
 
     /// What the operator does after an event, outside the state.
+    @usableFromInline
     enum Action {
         case none
         /// Arm the timer for the first delayed event.
@@ -60,9 +71,15 @@ struct DelayState<Value> {
         case fail(any Error)
     }
 
-    let interval: Duration
-    private(set) var phase: Phase = .idle
+    @usableFromInline let interval: Duration
+    @usableFromInline var phase: Phase = .idle
 
+    @inlinable
+    init(interval: Duration) {
+        self.interval = interval
+    }
+
+    @inlinable
     mutating func receive(_ event: Event<Value>, at now: Duration) -> Action {
         if case .error(let error) = event {
             phase = .finished
@@ -85,6 +102,7 @@ struct DelayState<Value> {
     }
 
     /// The oldest delayed event if it is due by `now`, taken off the queue.
+    @inlinable
     mutating func popDue(at now: Duration) -> Event<Value>? {
         guard case .delaying(var queue) = phase, let head = queue.first, head.due <= now else { return nil }
         phase = .idle
@@ -98,6 +116,7 @@ struct DelayState<Value> {
     }
 
     /// How long until the oldest delayed event is due, when one waits.
+    @inlinable
     func nextDelay(at now: Duration) -> Duration? {
         guard case .delaying(let queue) = phase, let head = queue.first else { return nil }
         return head.due - now

@@ -5,6 +5,7 @@ extension Signal {
     ///     output:  -a---b-a---|
     ///
     /// Errors and completion pass through; disposing disposes the source.
+    @inlinable
     public func distinctUntilChanged() -> Signal<Value> where Value: Equatable & SendableMetatype {
         Signal.serial({ observer in
             var last: Value?
@@ -25,6 +26,7 @@ extension Signal {
     ///     output:  -a---b---|     distinctUntilChanged(by: { $0.lowercased() })
     ///
     /// Errors and completion pass through; disposing disposes the source.
+    @inlinable
     public func distinctUntilChanged<Key: Equatable & SendableMetatype>(
         by key: @escaping @Sendable (Value) -> Key
     ) -> Signal<Value> {

@@ -5,6 +5,7 @@ extension Signal {
     ///     output:  ---2---4-|     filter { $0.isMultiple(of: 2) }
     ///
     /// Errors and completion pass through; disposing disposes the source.
+    @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         Signal.serial({ observer in
             self.start(for: observer) { event in

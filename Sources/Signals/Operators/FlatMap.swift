@@ -11,6 +11,7 @@ extension Signal {
     /// first error, from the source or any inner signal, is forwarded and
     /// disposes everything. Disposing disposes the source and every inner
     /// subscription; finished inner subscriptions are let go at once.
+    @inlinable
     public func flatMap<T>(_ transform: @escaping @Sendable (Value) -> Signal<T>) -> Signal<T> {
         Signal<T> { observer in
             let subscriptions = CompositeDisposable()

@@ -13,6 +13,7 @@ extension Signal {
     /// Disposing disposes the source and the current inner subscription.
     /// A value the old inner sends on another thread while the switch
     /// happens is dropped, never forwarded after the new inner's values.
+    @inlinable
     public func flatMapLatest<T>(_ transform: @escaping @Sendable (Value) -> Signal<T>) -> Signal<T> {
         Signal<T>.drained { observer in
             let source = SerialDisposable()
@@ -41,6 +42,7 @@ extension Signal {
 
 /// The inputs of `flatMapLatest`: the source's events and the events of an
 /// inner signal, tagged with the generation that started it.
+@usableFromInline
 enum FlatMapLatestInput<Value, T> {
     case outer(Event<Value>)
     case inner(Int, Event<T>)
@@ -48,7 +50,9 @@ enum FlatMapLatestInput<Value, T> {
 
 /// What `flatMapLatest` knows: which inner signal is current, and what has
 /// completed.
+@usableFromInline
 struct FlatMapLatestState {
+    @usableFromInline
     enum Output<T> {
         case none
         case forward(Event<T>)
@@ -56,11 +60,14 @@ struct FlatMapLatestState {
         case error(any Error)
     }
 
-    private(set) var generation = 0
-    private var innerActive = false
-    private var outerCompleted = false
-    private var done = false
+    @usableFromInline var generation = 0
+    @usableFromInline var innerActive = false
+    @usableFromInline var outerCompleted = false
+    @usableFromInline var done = false
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func step<Value, T>(_ input: FlatMapLatestInput<Value, T>) -> Output<T> {
         guard !done else { return .none }
         switch input {

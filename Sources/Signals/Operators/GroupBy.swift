@@ -11,6 +11,7 @@ extension Signal {
     /// subscriber misses earlier values). Every group completes, or fails,
     /// when the source does, just before the result. Disposing disposes the
     /// source: groups then receive nothing more.
+    @inlinable
     public func groupBy<Key: Hashable & Sendable>(
         _ key: @escaping @Sendable (Value) -> Key
     ) -> Signal<GroupedSignal<Key, Value>> {
@@ -38,7 +39,8 @@ extension Signal {
 }
 
 /// Ends every group with the source's terminal event and forgets them.
-private func finishGroups<Key, Value>(_ groups: inout [Key: GroupedSignal<Key, Value>], with terminal: Event<Value>) {
+@inlinable
+func finishGroups<Key, Value>(_ groups: inout [Key: GroupedSignal<Key, Value>], with terminal: Event<Value>) {
     let all = groups.values
     groups = [:]
     for group in all { group.send(terminal) }

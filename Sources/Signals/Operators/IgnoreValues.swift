@@ -6,6 +6,7 @@ extension Signal {
     ///     output:  -------|
     ///
     /// Disposing disposes the source.
+    @inlinable
     public func ignoreValues() -> Signal<Value> {
         Signal.serial({ observer in
             self.start(for: observer, { event in

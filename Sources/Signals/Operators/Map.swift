@@ -5,6 +5,7 @@ extension Signal {
     ///     output:  -2-4-6-|     map { $0 * 2 }
     ///
     /// Errors and completion pass through; disposing disposes the source.
+    @inlinable
     public func map<T>(_ transform: @escaping @Sendable (Value) -> T) -> Signal<T> {
         Signal<T>.serial({ observer in
             self.start(for: observer) { event in

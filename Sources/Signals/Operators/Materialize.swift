@@ -7,6 +7,7 @@ extension Signal {
     ///
     /// Useful to log or test a signal's whole grammar, or to keep an error
     /// from ending a chain. Disposing disposes the source.
+    @inlinable
     public func materialize() -> Signal<Event<Value>> {
         Signal<Event<Value>>.serial({ observer in
             self.start(for: observer, { event in

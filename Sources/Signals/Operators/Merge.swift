@@ -8,6 +8,7 @@ extension Signal {
     /// Completes when all have completed; the first error ends it and
     /// disposes the rest. Disposing disposes every source. Safe for sources
     /// that send on different threads.
+    @inlinable
     public static func merge(_ signals: [Signal<Value>]) -> Signal<Value> {
         Signal { observer in
             guard !signals.isEmpty else {
@@ -36,11 +37,13 @@ extension Signal {
     }
 
     /// Forwards the values of every signal as they arrive; see `merge(_:)`.
+    @inlinable
     public static func merge(_ signals: Signal<Value>...) -> Signal<Value> {
         merge(signals)
     }
 
     /// Merges this signal with `other`; see `Signal.merge(_:)`.
+    @inlinable
     public func merge(_ other: Signal<Value>) -> Signal<Value> {
         Signal.merge([self, other])
     }

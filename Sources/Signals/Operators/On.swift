@@ -8,6 +8,7 @@ extension Signal {
     /// Each closure runs once per event per subscription, on the sending
     /// thread. Disposing disposes the source; `disposed` runs when the
     /// subscription is disposed or ends.
+    @inlinable
     public func on(
         next: (@Sendable (Value) -> Void)? = nil,
         error: (@Sendable (any Error) -> Void)? = nil,

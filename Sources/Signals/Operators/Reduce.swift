@@ -7,6 +7,7 @@ extension Signal {
     ///
     /// An empty source gives `initial`. An error is forwarded and nothing
     /// else is emitted; disposing disposes the source.
+    @inlinable
     public func reduce<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result> {

@@ -9,6 +9,7 @@ extension Signal {
     /// Only a cold source gives anything new on a new subscription. Values
     /// and completion pass through. Disposing disposes the current attempt.
     /// A source failing synchronously is retried in a loop, not by recursion.
+    @inlinable
     public func retry(_ count: Int) -> Signal<Value> {
         Signal.serial({ observer in
             let current = SerialDisposable()

@@ -7,6 +7,7 @@ extension Signal {
     ///
     /// Each subscription starts again from `initial`. Errors and completion
     /// pass through; disposing disposes the source.
+    @inlinable
     public func scan<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result> {

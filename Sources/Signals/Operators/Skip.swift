@@ -5,6 +5,7 @@ extension Signal {
     ///     output:  -----c-d-|     skip(2)
     ///
     /// Errors and completion pass through at once; disposing disposes the source.
+    @inlinable
     public func skip(_ count: Int) -> Signal<Value> {
         guard count > 0 else { return self }
         return Signal.serial({ observer in

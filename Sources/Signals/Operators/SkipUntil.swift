@@ -11,6 +11,7 @@ extension Signal {
     /// Errors from either side are forwarded; the source's completion ends
     /// it; the trigger completing without a value leaves the gate shut.
     /// Disposing disposes both. Safe when the two send on different threads.
+    @inlinable
     public func skipUntil<Trigger>(_ trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
             let gate = Gate()
@@ -35,8 +36,12 @@ extension Signal {
 }
 
 /// A flag that opens once, read on every value without a lock.
-private final class Gate: Sendable {
-    private let opened = Atomic<Bool>(false)
+@usableFromInline
+final class Gate: Sendable {
+    @usableFromInline let opened = Atomic<Bool>(false)
+    @inlinable init() {}
+    @inlinable
     func open() { opened.store(true, ordering: .releasing) }
+    @inlinable
     var isOpen: Bool { opened.load(ordering: .acquiring) }
 }

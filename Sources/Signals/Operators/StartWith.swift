@@ -7,11 +7,13 @@ extension Signal where Value: Sendable {
     /// The source is subscribed after the values went out (not at all if the
     /// subscriber stopped meanwhile). Errors and completion pass through;
     /// disposing disposes the source.
+    @inlinable
     public func startWith(_ values: Value...) -> Signal<Value> {
         startWith(contentsOf: values)
     }
 
     /// Emits `values` first, then everything the source sends; see `startWith(_:)`.
+    @inlinable
     public func startWith(contentsOf values: [Value]) -> Signal<Value> {
         Signal.serial({ observer in
             for value in values {

@@ -7,6 +7,7 @@ extension Signal {
     /// Completes at once when `count` is zero or less, without subscribing.
     /// Errors and an earlier completion pass through. Works on synchronous
     /// infinite sources (`Signal.from(1...).take(3)`).
+    @inlinable
     public func take(_ count: Int) -> Signal<Value> {
         guard count > 0 else { return .empty() }
         return Signal.serial({ observer in

@@ -9,6 +9,7 @@ extension Signal {
     /// An error from either side is forwarded. The trigger completing
     /// without a value changes nothing (RxSwift). Disposing disposes both.
     /// Safe when the two send on different threads.
+    @inlinable
     public func takeUntil<Trigger>(_ trigger: Signal<Trigger>) -> Signal<Value> {
         Signal { observer in
             // The observer serializes the two inputs and drops whatever

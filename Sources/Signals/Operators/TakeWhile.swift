@@ -6,6 +6,7 @@ extension Signal {
     ///     output:  -1-2-|     takeWhile { $0 < 3 }
     ///
     /// Errors and an earlier completion pass through.
+    @inlinable
     public func takeWhile(_ predicate: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
         Signal.serial({ observer in
             var taking = true

@@ -10,6 +10,7 @@ extension Signal {
     /// Completion passes through at once, preceded by a pending latest value;
     /// an error passes through at once and drops it. Disposing disposes the
     /// source and cancels the window's timer.
+    @inlinable
     public func throttle(_ interval: Duration, latest: Bool = false, scheduler: some Scheduler) -> Signal<Value> {
         timed(on: scheduler) {
             var state = ThrottleState<Value>(latest: latest)
@@ -37,7 +38,9 @@ extension Signal {
 /// What `throttle` knows: whether a window is open and, with `latest`, the
 /// value waiting for its end. One timer runs per window and nothing else
 /// arms it, so a firing always ends the current window.
+@usableFromInline
 struct ThrottleState<Value> {
+    @usableFromInline
     enum Phase {
         /// No window: the next value is emitted at once and opens one.
         case open
@@ -48,6 +51,7 @@ struct ThrottleState<Value> {
     }
 
     /// What the operator does after a step, outside the state.
+    @usableFromInline
     enum Action {
         case none
         /// Open a window (arm its timer), then send the value.
@@ -58,13 +62,15 @@ struct ThrottleState<Value> {
         case fail(any Error)
     }
 
-    let latest: Bool
-    private(set) var phase: Phase = .open
+    @usableFromInline let latest: Bool
+    @usableFromInline var phase: Phase = .open
 
+    @inlinable
     init(latest: Bool) {
         self.latest = latest
     }
 
+    @inlinable
     mutating func step(_ input: TimedInput<Value, Void>) -> Action {
         switch (input, phase) {
         case (.start, _):

@@ -8,6 +8,7 @@ extension Signal {
     /// Completion and errors pass through and cancel the timer. On timeout
     /// the source is disposed. Disposing disposes the source and cancels
     /// the timer.
+    @inlinable
     public func timeout(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
         timed(on: scheduler) {
             var state = TimeoutState<Value>()
@@ -34,13 +35,16 @@ extension Signal {
 /// What `timeout` knows: which arming of the timer is current (each value
 /// re-arms it, and an older firing may already be on its way), or that it
 /// has finished.
+@usableFromInline
 struct TimeoutState<Value> {
+    @usableFromInline
     enum Phase {
         case waiting(generation: Int)
         case finished
     }
 
     /// What the operator does after a step, outside the state.
+    @usableFromInline
     enum Action {
         case none
         /// Arm the timer with this generation.
@@ -53,8 +57,11 @@ struct TimeoutState<Value> {
         case timedOut
     }
 
-    private(set) var phase: Phase = .waiting(generation: 0)
+    @usableFromInline var phase: Phase = .waiting(generation: 0)
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func step(_ input: TimedInput<Value, Int>) -> Action {
         // Once timed out, the source may still send until its disposal
         // lands, and a late firing may come: both are ignored.

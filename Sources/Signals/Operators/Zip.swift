@@ -9,6 +9,7 @@ extension Signal {
     /// values left, since no further pair can form (ReactiveCocoa's rule).
     /// An error from either side is forwarded at once. Disposing disposes
     /// both. Safe when the two send on different threads.
+    @inlinable
     public static func zip<A, B>(_ a: Signal<A>, _ b: Signal<B>) -> Signal<(A, B)> where Value == (A, B) {
         Signal.drained { observer in
             let subscriptions = CompositeDisposable()
@@ -33,6 +34,7 @@ extension Signal {
     }
 
     /// Pairs this signal's values with `other`'s in order; see `Signal.zip(_:_:)`.
+    @inlinable
     public func zip<Other>(_ other: Signal<Other>) -> Signal<(Value, Other)> {
         Signal<(Value, Other)>.zip(self, other)
     }
@@ -40,12 +42,15 @@ extension Signal {
 
 /// What `zip` knows: the values of each side still waiting for a partner,
 /// and which sides have completed.
+@usableFromInline
 struct ZipState<A, B> {
+    @usableFromInline
     enum Input {
         case a(Event<A>)
         case b(Event<B>)
     }
 
+    @usableFromInline
     enum Output {
         case none
         case next((A, B))
@@ -54,12 +59,15 @@ struct ZipState<A, B> {
         case error(any Error)
     }
 
-    private var bufferA = FIFO<A>()
-    private var bufferB = FIFO<B>()
-    private var completedA = false
-    private var completedB = false
-    private var done = false
+    @usableFromInline var bufferA = FIFO<A>()
+    @usableFromInline var bufferB = FIFO<B>()
+    @usableFromInline var completedA = false
+    @usableFromInline var completedB = false
+    @usableFromInline var done = false
 
+    @inlinable init() {}
+
+    @inlinable
     mutating func step(_ input: Input) -> Output {
         guard !done else { return .none }
         let pair: (A, B)?

@@ -3,6 +3,7 @@ extension Signal {
     /// Events are still delivered wherever the producer sends them; use
     /// `observe(on:)` to move delivery. Disposing before the subscription has
     /// happened cancels it.
+    @inlinable
     public func subscribe(on scheduler: some Scheduler) -> Signal<Value> {
         Signal.serial({ observer in
             let subscription = SerialDisposable()

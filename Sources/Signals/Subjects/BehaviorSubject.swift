@@ -6,7 +6,7 @@
 ///     mode.sendNext("building")               // building
 public final class BehaviorSubject<Value: Sendable>: SubjectProtocol {
     private let current: Locked<Value>
-    private let core: SubjectCore<Value>
+    @usableFromInline let core: SubjectCore<Value>
 
     /// A subject whose current value starts as `value`.
     public init(_ value: Value) {
@@ -20,7 +20,7 @@ public final class BehaviorSubject<Value: Sendable>: SubjectProtocol {
     /// The latest value sent (or the start value).
     public var value: Value { current.withLock { $0 } }
 
-    public func send(_ event: Event<Value>) { core.send(event) }
+    @inlinable public func send(_ event: Event<Value>) { core.send(event) }
 
-    public func asSignal() -> Signal<Value> { core.signal }
+    @inlinable public func asSignal() -> Signal<Value> { core.signal }
 }

@@ -7,12 +7,14 @@
 public final class GroupedSignal<Key: Hashable & Sendable, Value>: Sendable {
     /// What every value of this group has in common.
     public let key: Key
-    private let subject = PublishSubject<Value>()
+    @usableFromInline let subject = PublishSubject<Value>()
 
+    @usableFromInline
     init(key: Key) {
         self.key = key
     }
 
+    @inlinable
     func send(_ event: Event<Value>) { subject.send(event) }
 
     /// The group's values as a signal.

@@ -6,12 +6,12 @@
 ///     subject.subscribe(onNext: { print($0) })
 ///     subject.sendNext(1)
 public final class PublishSubject<Value>: SubjectProtocol {
-    private let core = SubjectCore<Value>(capacity: 0)
+    @usableFromInline let core = SubjectCore<Value>(capacity: 0)
 
     /// A subject with no subscribers yet.
     public init() {}
 
-    public func send(_ event: Event<Value>) { core.send(event) }
+    @inlinable public func send(_ event: Event<Value>) { core.send(event) }
 
-    public func asSignal() -> Signal<Value> { core.signal }
+    @inlinable public func asSignal() -> Signal<Value> { core.signal }
 }

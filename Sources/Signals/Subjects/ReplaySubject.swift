@@ -5,14 +5,14 @@
 ///     subject.sendNext(1); subject.sendNext(2); subject.sendNext(3)
 ///     subject.subscribe(onNext: { print($0) })   // 2, 3
 public final class ReplaySubject<Value>: SubjectProtocol {
-    private let core: SubjectCore<Value>
+    @usableFromInline let core: SubjectCore<Value>
 
     /// A subject that remembers the last `capacity` values (all, by default).
     public init(capacity: Int = .max) {
         core = SubjectCore(capacity: capacity)
     }
 
-    public func send(_ event: Event<Value>) { core.send(event) }
+    @inlinable public func send(_ event: Event<Value>) { core.send(event) }
 
-    public func asSignal() -> Signal<Value> { core.signal }
+    @inlinable public func asSignal() -> Signal<Value> { core.signal }
 }

@@ -4,38 +4,43 @@
 /// costs no lock on the fast path, a send from inside an observer is
 /// delivered after the current event has reached every observer, and all
 /// observers see one order.
+@usableFromInline
 final class SubjectCore<Value>: @unchecked Sendable {
     // Safety: every field except `serial` is touched only inside `serial`'s
     // drain (see `SerialQueue`), which runs one item at a time; so dynamic
     // exclusivity checks (`@exclusivity(unchecked)`) would only repeat that.
-    private enum Operation {
+    @usableFromInline
+    enum Operation {
         case event(Event<Value>)
         case add(Observer<Value>)
         case remove(Observer<Value>)
     }
 
-    private let serial = SerialQueue<Operation>()
-    @exclusivity(unchecked) private var observers: [Observer<Value>] = []
-    @exclusivity(unchecked) private var buffer: RingBuffer<Value>
-    @exclusivity(unchecked) private var terminal: Event<Value>?
-    private let onNext: (@Sendable (Value) -> Void)?
+    @usableFromInline let serial = SerialQueue<Operation>()
+    @usableFromInline @exclusivity(unchecked) var observers: [Observer<Value>] = []
+    @usableFromInline @exclusivity(unchecked) var buffer: RingBuffer<Value>
+    @usableFromInline @exclusivity(unchecked) var terminal: Event<Value>?
+    @usableFromInline let onNext: (@Sendable (Value) -> Void)?
 
     /// - Parameters:
     ///   - capacity: how many recent values a new subscriber is replayed.
     ///   - initial: values already in the buffer (BehaviorSubject's start).
     ///   - onNext: called inside the drain for each value (to mirror state).
+    @usableFromInline
     init(capacity: Int, initial: [Value] = [], onNext: (@Sendable (Value) -> Void)? = nil) {
         buffer = RingBuffer(capacity: capacity)
         for value in initial { buffer.append(value) }
         self.onNext = onNext
     }
 
+    @inlinable
     func send(_ event: Event<Value>) {
         serial.submit(.event(event)) { process($0) }
     }
 
     /// The read side: each subscription adds an observer that the drain
     /// feeds, so the observer itself need not serialize.
+    @inlinable
     var signal: Signal<Value> {
         Signal.serial({ observer in
             self.serial.submit(.add(observer)) { self.process($0) }
@@ -43,14 +48,23 @@ final class SubjectCore<Value>: @unchecked Sendable {
         })
     }
 
-    private struct Removal: Disposable {
-        let core: SubjectCore<Value>
-        let observer: Observer<Value>
-        func dispose() { core.serial.submit(.remove(observer)) { core.process($0) } }
-        var isDisposed: Bool { observer.isStopped }
+    @usableFromInline
+    struct Removal: Disposable {
+        @usableFromInline let core: SubjectCore<Value>
+        @usableFromInline let observer: Observer<Value>
+
+        @inlinable
+        init(core: SubjectCore<Value>, observer: Observer<Value>) {
+            self.core = core
+            self.observer = observer
+        }
+
+        @inlinable func dispose() { core.serial.submit(.remove(observer)) { core.process($0) } }
+        @inlinable var isDisposed: Bool { observer.isStopped }
     }
 
-    private func process(_ operation: Operation) {
+    @inlinable
+    func process(_ operation: Operation) {
         switch operation {
         case .event(let event):
             guard terminal == nil else { return }
@@ -81,15 +95,18 @@ final class SubjectCore<Value>: @unchecked Sendable {
 }
 
 /// A fixed-capacity FIFO that drops its oldest value when full.
+@usableFromInline
 struct RingBuffer<Element>: Sequence {
-    let capacity: Int
-    private var storage: [Element] = []
-    private var start = 0
+    @usableFromInline let capacity: Int
+    @usableFromInline var storage: [Element] = []
+    @usableFromInline var start = 0
 
+    @usableFromInline
     init(capacity: Int) {
         self.capacity = Swift.max(0, capacity)
     }
 
+    @inlinable
     mutating func append(_ element: Element) {
         guard capacity > 0 else { return }
         if storage.count < capacity {
@@ -107,11 +124,18 @@ struct RingBuffer<Element>: Sequence {
 
     /// Oldest first. A struct, so that replaying (or finding nothing to
     /// replay) on every subscribe allocates nothing.
+    @usableFromInline
     struct Iterator: IteratorProtocol {
-        fileprivate let storage: [Element]
-        fileprivate let start: Int
-        fileprivate var index = 0
+        @usableFromInline let storage: [Element]
+        @usableFromInline let start: Int
+        @usableFromInline var index = 0
 
+        @inlinable init(storage: [Element], start: Int) {
+            self.storage = storage
+            self.start = start
+        }
+
+        @inlinable
         mutating func next() -> Element? {
             guard index < storage.count else { return nil }
             defer { index += 1 }
@@ -119,6 +143,7 @@ struct RingBuffer<Element>: Sequence {
         }
     }
 
+    @inlinable
     func makeIterator() -> Iterator {
         Iterator(storage: storage, start: start)
     }

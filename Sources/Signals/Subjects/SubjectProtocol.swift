@@ -8,13 +8,13 @@ public protocol SubjectProtocol<Value>: ObserverProtocol, Sendable {
 
 extension SubjectProtocol {
     /// Subscribes with one closure for every event.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
         asSignal().subscribe(handler)
     }
 
     /// Subscribes with a closure per kind of event, each optional.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe(
         onNext: (@Sendable (Value) -> Void)? = nil,
         onError: (@Sendable (any Error) -> Void)? = nil,
@@ -24,7 +24,7 @@ extension SubjectProtocol {
     }
 
     /// Forwards every event into `observer`.
-    @discardableResult
+    @inlinable @discardableResult
     public func subscribe<O: ObserverProtocol & Sendable>(_ observer: O) -> any Disposable where O.Value == Value {
         asSignal().subscribe(observer)
     }
