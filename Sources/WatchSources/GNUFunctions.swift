@@ -17,6 +17,9 @@ enum GNUFunctions {
     static let addChdir: AddChdir? = lookup("posix_spawn_file_actions_addchdir_np")
     /// `posix_spawn_file_actions_addclosefrom_np`, glibc 2.34+.
     static let addClosefrom: AddClosefrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+    /// `posix_spawn_file_actions_addtcsetpgrp_np`, glibc 2.35+: the child
+    /// makes its new group the terminal's foreground group before exec.
+    static let addTcsetpgrp: AddClosefrom? = lookup("posix_spawn_file_actions_addtcsetpgrp_np")
 
     /// `memmem(3)`, glibc 2.0+ (`LinePattern`'s literal search).
     static let memmem: Memmem = lookup("memmem") ?? { haystack, count, needle, length in

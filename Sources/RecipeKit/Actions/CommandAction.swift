@@ -18,6 +18,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// For the status line of a slow stop, and `RunOptions.timeout`.
     private let scheduler: any Scheduler
     private let state: Locked<State>
+    /// The subscription to the keys' commands (`RunControl`), for actions
+    /// that start chains.
+    private let control = SerialDisposable()
 
     private struct State {
         var machine: RunMachine<Trigger>
@@ -25,6 +28,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         var current: CommandRun?
         /// Set by `dispose`: no run starts and no result is sent after it.
         var disposed = false
+        /// `p` was pressed: triggers are held (merged) until resumed.
+        var paused = false
+        var held: Trigger?
     }
 
     init(arguments: [CommandWord], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
@@ -34,11 +40,48 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         self.scheduler = scheduler
         self.observer = observer
         state = Locked(State(machine: RunMachine(policy: policy)))
+        if Trigger.manual != nil {
+            control.disposable = RunControl.commands.subscribe(onNext: { [weak self] command in self?.obey(command) })
+        }
     }
 
     func receive(_ trigger: Trigger) {
-        perform(state.withLock { state in Self.step(&state) { $0.receive(trigger) } })
+        let action = state.withLock { state -> (RunMachine<Trigger>.Step, CommandRun?) in
+            if state.paused {
+                state.held = state.held.map { $0.merging(trigger) } ?? trigger
+                return (.none, nil)
+            }
+            return Self.step(&state) { $0.receive(trigger) }
+        }
+        if case .stop = action.0 { announcer.restarting(trigger.changes) }
+        perform(action)
     }
+
+    /// A key's command: run now (even while paused), pause, resume (the
+    /// held triggers run once, merged).
+    private func obey(_ command: RunControl.Command) {
+        switch command {
+        case .runNow:
+            guard let manual = Trigger.manual else { return }
+            let action = state.withLock { state in Self.step(&state) { $0.receive(manual) } }
+            if case .stop = action.0 { announcer.restarting(nil) }
+            perform(action)
+        case .pause:
+            state.withLock { $0.paused = true }
+        case .resume:
+            let held = state.withLock { state -> Trigger? in
+                state.paused = false
+                defer { state.held = nil }
+                return state.held
+            }
+            if let held { receive(held) }
+        }
+    }
+
+    private var announcer: RunAnnouncer { RunAnnouncer(arguments: arguments, options: options) }
+
+    /// How long a stop may take before a status line says it is under way.
+    static var stopLinePatience: Duration { .milliseconds(500) }
 
     func complete() {
         perform(state.withLock { state in Self.step(&state) { $0.completed() } })
@@ -48,6 +91,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// the group is gone, so that a caller about to exit leaves no child
     /// behind. Nothing is sent after this.
     func dispose() {
+        control.dispose()
         let run = state.withLock { state -> CommandRun? in
             state.disposed = true
             return state.current
@@ -88,7 +132,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     private func start(_ run: CommandRun, _ trigger: Trigger) {
         let environment = RunEnvironment(trigger.changes)
-        RunAnnouncer(arguments: arguments, options: options).starting(trigger.changes)
+        announcer.starting(trigger.changes)
         var process = ProcessOptions()
         process.environment = options.environment
         process.environmentBytes = environment.variables
@@ -97,7 +141,17 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         process.stopSignal = options.stopSignal
         process.gracePeriod = options.stopTimeout
         process.captureOutput = options.outputPrefix != nil
+        process.terminal = options.interactive
         let began = ContinuousClock.now
+        // A stop that takes a while (a child ignoring the stop signal) says
+        // so in one line, instead of leaving rwatch silent for the grace period.
+        let announcer = announcer
+        let patience = Self.stopLinePatience
+        run.handle.onStopping { [scheduler] in
+            run.stopLine.disposable = scheduler.schedule(after: patience) {
+                if !run.ended.withLock({ $0 }) { announcer.stopping(after: patience) }
+            }
+        }
         let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self] event in
             switch event {
             case .next(.started):
@@ -139,10 +193,12 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             return true
         }
         run.timer.dispose()
+        run.ended.withLock { $0 = true }
+        run.stopLine.dispose()
         guard live else { return }
         let timedOut = run.timedOut.withLock { $0 }
-        RunAnnouncer(arguments: arguments, options: options).finished(status, duration, timedOut: timedOut)
-        let name = options.name ?? RunResult.name(of: arguments)
+        announcer.finished(status, duration, timedOut: timedOut, stopped: run.handle.isStopped)
+        let name = options.name ?? RunResult.name(of: arguments, shell: options.shell)
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
         perform(state.withLock { state in Self.step(&state) { $0.exited() } })
@@ -157,4 +213,8 @@ final class CommandRun: Sendable {
     let timer = SerialDisposable()
     /// Set when the timeout stopped the run.
     let timedOut = Locked(false)
+    /// Set once its `exited` has been handled.
+    let ended = Locked(false)
+    /// The timer of the "stopping …" line.
+    let stopLine = SerialDisposable()
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a run tells the user around it, as `RunOptions` asks: the screen
 /// clearing, status lines, the events that caused it, notifications and
 /// the bell, and the verbose "why" in `Diagnostics`. `CommandAction` calls
@@ -6,14 +8,19 @@ struct RunAnnouncer: Sendable {
     let arguments: [String]
     let options: RunOptions
 
-    private var name: String { options.name ?? RunResult.name(of: arguments) }
+    /// The command as the user gave it (quoted, shortened, escaped), or
+    /// the step's name.
+    var name: String { options.name.map(Quoted.escaped) ?? command }
+
+    /// The command line, as status lines show it.
+    var command: String { RunResult.name(of: arguments, shell: options.shell) }
 
     /// Before the command starts, for a run caused by `changes` (nil: the
     /// first run, or one not caused by files).
     func starting(_ changes: ChangeBatch?) {
         Terminal.clear(options.clear)
         if options.statusLines || Diagnostics.isEnabled {
-            Terminal.starting(arguments, name: options.name, changes: changes, show: options.statusLines)
+            Terminal.starting(command, name: options.name, changes: changes, show: options.statusLines)
         }
         let events = changes?.events ?? []
         if options.printEvents {
@@ -28,8 +35,35 @@ struct RunAnnouncer: Sendable {
         if options.notify?.atStart == true { Notifier.announce("\(name) started") }
     }
 
-    /// After the command ended; `timedOut` when `options.timeout` stopped it.
-    func finished(_ status: ExitStatus, _ duration: Duration, timedOut: Bool = false) {
+    /// A change came while the command ran under `.restart`: it is being
+    /// stopped to start anew. `↻ restarting python3 app.py (changed: app.py)`.
+    func restarting(_ changes: ChangeBatch?) {
+        guard options.statusLines || Diagnostics.isEnabled else { return }
+        var why = ""
+        if let paths = changes?.paths, let first = paths.first {
+            let more = paths.count > 1 ? " +\(paths.count - 1) more" : ""
+            why = " (changed: \(Quoted.escaped(Terminal.relative(first)))\(more))"
+        }
+        let line = "↻ restarting \(name)\(why)"
+        if options.statusLines { Terminal.status(line, color: .cyan) } else { Diagnostics.log(.info, line) }
+    }
+
+    /// A stop is taking a while: `stopping ./server: SIGTERM sent, SIGKILL in 5 s…`.
+    func stopping(after waited: Duration) {
+        guard options.statusLines else { return }
+        let left = options.stopTimeout - waited
+        let kill = options.stopSignal == SIGKILL ? "" : ", SIGKILL in \(Terminal.format(max(left, .zero)))…"
+        Terminal.status("stopping \(name): \(SignalName.name(options.stopSignal)) sent\(kill)", color: .yellow)
+    }
+
+    /// After the command ended; `timedOut` when `options.timeout` stopped it,
+    /// `stopped` when rwatch stopped it (a restart, Ctrl-C, `q`): no
+    /// failure, so no red line (a restart said `↻ restarting` already).
+    func finished(_ status: ExitStatus, _ duration: Duration, timedOut: Bool = false, stopped: Bool = false) {
+        if stopped && !timedOut {
+            Diagnostics.log(.info, "stopped \(name) after \(Terminal.format(duration)): \(status)")
+            return
+        }
         if options.statusLines || Diagnostics.isEnabled {
             Terminal.finished(name, status, duration, timedOut: timedOut ? options.timeout : nil, show: options.statusLines)
         }

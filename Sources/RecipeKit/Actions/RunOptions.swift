@@ -34,13 +34,22 @@ public struct RunOptions: Sendable {
     public var environment: [String: String] = [:]
     /// The command's working directory; nil keeps rwatch's.
     public var workingDirectory: String?
+    /// Give the command the terminal while it runs, when rwatch has one: it
+    /// runs in the terminal's foreground process group with the terminal as
+    /// stdin (prompts, REPLs, `pytest --pdb`; Ctrl-C and Ctrl-Z reach it),
+    /// and rwatch takes the terminal back when it ends or stops. Off, its
+    /// stdin is `/dev/null` and rwatch keeps the keyboard. In a recipe with
+    /// pipelines running side by side, mark at most one: only one command
+    /// can hold the terminal at a time (another runs without it meanwhile).
+    /// `rwatch -- COMMAND` sets it unless `-I`.
+    public var interactive = false
 
     /// Options with the defaults above; every field can be set here.
     public init(
         name: String? = nil, shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
         timeout: Duration? = nil, outputPrefix: String? = nil, clear: ScreenClearing = .off, statusLines: Bool = true,
         printEvents: Bool = false, notify: NotifyWhen? = nil, bell: Bool = false,
-        environment: [String: String] = [:], workingDirectory: String? = nil
+        environment: [String: String] = [:], workingDirectory: String? = nil, interactive: Bool = false
     ) {
         self.name = name
         self.shell = shell
@@ -55,6 +64,7 @@ public struct RunOptions: Sendable {
         self.bell = bell
         self.environment = environment
         self.workingDirectory = workingDirectory
+        self.interactive = interactive
     }
 }
 

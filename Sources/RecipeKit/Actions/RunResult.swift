@@ -30,12 +30,10 @@ public struct RunResult: Sendable {
         }.joined(separator: " → ")
     }
 
-    /// A short name for a command: its program's base name, or for
-    /// `sh -c "make all"` the script's first word.
-    static func name(of arguments: [String]) -> String {
-        var words = arguments
-        if words.count >= 3, words[1] == "-c" { words = words[2].split(separator: " ").map(String.init) }
-        guard let program = words.first else { return "?" }
-        return program.split(separator: "/").last.map(String.init) ?? program
+    /// A command's name in status lines and summaries: the words as the
+    /// user gave them, quoted and shortened (`CommandName`), never a word
+    /// guessed from inside a `sh -c` script.
+    static func name(of arguments: [String], shell: String? = nil) -> String {
+        CommandName.display(arguments, shell: shell)
     }
 }

@@ -8,15 +8,23 @@ public protocol RunTrigger: Sendable {
     var steps: [RunResult.Step] { get }
     /// One trigger standing for `self` followed by `later`.
     func merging(_ later: Self) -> Self
+    /// The trigger of a run the user asked for (the `r` key), for the
+    /// actions that start chains (file changes); nil for the others (a
+    /// `then` step runs after its predecessor, never on its own), which
+    /// keys neither rerun nor pause.
+    static var manual: Self? { get }
 }
 
 extension RunTrigger {
     public var steps: [RunResult.Step] { [] }
     public func merging(_ later: Self) -> Self { later }
+    public static var manual: Self? { nil }
 }
 
 extension ChangeBatch: RunTrigger {
     public var changes: ChangeBatch? { self }
+    /// A run with no changed path.
+    public static var manual: ChangeBatch? { ChangeBatch([]) }
 }
 
 extension FileEvent: RunTrigger {

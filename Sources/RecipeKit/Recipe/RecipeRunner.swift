@@ -10,7 +10,13 @@ public enum RecipeRunner {
     /// process group and exits 130 (`ProcessSupervisor`). What is polled
     /// rather than watched with inotify, and the warning when inotify runs
     /// out, are status lines on stderr.
-    public static func run(_ recipe: Recipe) -> Int32 {
+    ///
+    /// With `keys` (the default) and a terminal on standard input, rwatch
+    /// answers keys while no command holds the terminal: `r` or space run
+    /// the actions that start chains now, `p` pauses and resumes them
+    /// (changes meanwhile run once on resume), `c` clears the screen, `q`
+    /// quits with status 0. The terminal's modes come back on every way out.
+    public static func run(_ recipe: Recipe, keys: Bool = true) -> Int32 {
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
@@ -27,6 +33,11 @@ public enum RecipeRunner {
         defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
+        let quitByKey = Locked(false)
+        let keyboard = keys ? KeyCommands.listen(quit: {
+            quitByKey.withLock { $0 = true }
+            done.signal()
+        }) : nil
         let subscription = recipe.outcomes.subscribe(
             onNext: { status in
                 if let status { result.withLock { $0 = status } }
@@ -39,11 +50,13 @@ public enum RecipeRunner {
             onCompleted: { done.signal() }
         )
         done.wait()
+        keyboard?.dispose()
         // Disposing stops every running command and waits until its process
         // group is gone (the caller exits next).
         subscription.dispose()
         RunEnvironment.removeDirectory()
-        return result.withLock { $0 }
+        ControllingTerminal.restore()
+        return quitByKey.withLock { $0 } ? 0 : result.withLock { $0 }
     }
 
     /// The entry point of a compiled recipe binary: runs and exits with

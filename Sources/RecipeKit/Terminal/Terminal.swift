@@ -46,7 +46,7 @@ public enum Terminal {
 
     /// `rwatch: src/a.swift (+2 more) → swift build`, before a run; with
     /// `show` false it only reaches `Diagnostics` (the log file under `-q`).
-    static func starting(_ arguments: [String], name: String?, changes: ChangeBatch?, show: Bool = true) {
+    static func starting(_ command: String, name: String?, changes: ChangeBatch?, show: Bool = true) {
         let paths = changes?.paths ?? []
         let what: String
         if let first = paths.first {
@@ -55,7 +55,6 @@ public enum Terminal {
         } else {
             what = "starting "
         }
-        let command = arguments.map(Quoted.escaped).joined(separator: " ")
         status(what + (name.map { "\(Quoted.escaped($0)): \(command)" } ?? command), color: .cyan, show: show)
     }
 
@@ -73,7 +72,7 @@ public enum Terminal {
             return
         }
         let mark = status.succeeded ? "✓" : "✗"
-        Terminal.status("\(mark) \(Quoted.escaped(command)) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
+        Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
     }
 
     /// A status line for the log only, or for stderr and the log.

@@ -26,6 +26,8 @@ final class InotifyReader: Sendable {
         /// Tests: read what is queued (dropping it for the deaf client), then
         /// give that client an overflow and its rescan.
         case overflow(root: FilePath, DispatchSemaphore)
+        /// Tests: read what is queued, then signal.
+        case barrier(DispatchSemaphore)
     }
 
     private struct State {
@@ -102,6 +104,14 @@ final class InotifyReader: Sendable {
     func injectOverflow(root: FilePath) {
         let done = DispatchSemaphore(value: 0)
         submit(.overflow(root: root, done))
+        done.wait()
+    }
+
+    /// Tests: returns once the reader has read and handled every change
+    /// made before the call.
+    func barrier() {
+        let done = DispatchSemaphore(value: 0)
+        submit(.barrier(done))
         done.wait()
     }
 

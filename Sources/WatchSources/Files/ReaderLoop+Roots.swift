@@ -46,28 +46,55 @@ extension ReaderLoop {
     }
 
     /// Watches the deepest existing ancestor of every waiting root of `client`.
+    ///
+    /// What appears below a sentinel before its watch lands raises no
+    /// event, so each sentinel is checked once it is in place: when the
+    /// next directory on the way to the root exists already (`mkdir -p`
+    /// under way), the sentinel is too high and the climb starts again
+    /// from below; when the root itself exists, it is armed and scanned.
     func armSentinels(_ client: WatchClient) {
         for sentinel in client.sentinels { table.release(sentinel, kernelDropped: false) }
         client.sentinels.removeAll()
         var reappeared: [FilePath] = []
         for root in client.roots where root.waiting {
-            // Ancestors may be vanishing while we look (rm -rf in progress): climb until one holds.
+            // Directories that cannot be watched (no permission): waited above, never descended into.
+            var unwatchable: Set<FilePath> = []
             var ancestor = FileSystem.parent(root.path)
             while true {
-                while FileSystem.kind(ancestor, follow: true) != .directory, ancestor != "/" {
+                // Ancestors may be vanishing while we look (rm -rf in progress): climb until one holds.
+                while ancestor != "/", unwatchable.contains(ancestor) || FileSystem.kind(ancestor, follow: true) != .directory {
                     ancestor = FileSystem.parent(ancestor)
                 }
+                let heldBefore = client.sentinels.contains(ancestor)
                 do {
-                    if try table.acquire(ancestor, for: client, sentinel: true) || ancestor == "/" { break }
+                    guard try table.acquire(ancestor, for: client, sentinel: true) else {
+                        if ancestor == "/" { break }
+                        // Gone meanwhile (the climb goes on above it), or there but not watchable.
+                        if FileSystem.kind(ancestor, follow: true) == .directory { unwatchable.insert(ancestor) }
+                        continue
+                    }
                 } catch {
                     return fail(client, error)
                 }
-                ancestor = FileSystem.parent(ancestor)
+                let next = Self.step(from: ancestor, towards: root.path)
+                if next == root.path || unwatchable.contains(next) || FileSystem.kind(next, follow: true) != .directory { break }
+                // A deeper ancestor came back before this watch landed: wait there instead.
+                if !heldBefore {
+                    client.sentinels.remove(ancestor)
+                    table.release(ancestor, kernelDropped: false)
+                }
+                ancestor = FileSystem.parent(root.path)
             }
             // It may have come back before the sentinel landed.
             if FileSystem.kind(root.path, follow: true) != .missing { reappeared.append(root.path) }
         }
         for path in reappeared { rootCandidateAppeared(path) }
+    }
+
+    /// The path one component below `ancestor` on the way to `path` (which lies below it).
+    static func step(from ancestor: FilePath, towards path: FilePath) -> FilePath {
+        guard let rest = FileSystem.relative(path, to: ancestor), let first = rest.components.first else { return path }
+        return ancestor.appending(first)
     }
 
     /// Something appeared at `path`: a waiting root, or a directory on the way to one.

@@ -126,6 +126,9 @@ final class ReaderLoop {
                 overflow(client, since: since)
             }
             done.signal()
+        case .barrier(let done):
+            drain()
+            done.signal()
         }
     }
 

@@ -48,6 +48,7 @@ struct WatchTable {
         }
         if watches[directory] == nil {
             guard let descriptor else { throw FileWatchError(.inotifyUnavailable(errno: EBADF)) }
+            WatchSeams.willWatch(directory)
             switch InotifyLibrary.watch(directory, descriptor: descriptor) {
             case .watching(let wd):
                 watches[directory] = Watch(wd: wd, holders: 0)

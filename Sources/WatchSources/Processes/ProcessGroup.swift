@@ -26,6 +26,8 @@ final class ProcessGroup: Sendable {
     private let gracePeriod: Duration
     private let onGone: @Sendable (ProcessGroup) -> Void
     private let handle: ProcessHandle?
+    /// Whether the group was given the terminal (`ProcessOptions.terminal`).
+    let holdsTerminal: Bool
     private let state = Locked(State())
     /// Left once the group is gone.
     private let gone = DispatchGroup()
@@ -44,8 +46,9 @@ final class ProcessGroup: Sendable {
         var finished = false
     }
 
-    private init(id: pid_t, options: ProcessOptions, handle: ProcessHandle?, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
+    private init(id: pid_t, options: ProcessOptions, handle: ProcessHandle?, holdsTerminal: Bool, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
         self.id = id
+        self.holdsTerminal = holdsTerminal
         stopSignal = options.stopSignal
         gracePeriod = options.gracePeriod
         self.handle = handle
@@ -67,15 +70,18 @@ final class ProcessGroup: Sendable {
             throw ProcessError(command: command, reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping")
         }
         handle?.spawnBegins()
+        let terminal = options.terminal && ControllingTerminal.reserve()
         let child: ProcessLauncher.Child
         do {
-            child = try ProcessLauncher.spawn(arguments, options: options)
+            child = try ProcessLauncher.spawn(arguments, options: options, withTerminal: terminal)
         } catch {
+            if terminal { ControllingTerminal.cancelHandOver() }
             handle?.spawnFailed()
             ProcessSupervisor.endSpawn()
             throw error
         }
-        let group = ProcessGroup(id: child.pid, options: options, handle: handle, onGone: onGone)
+        if terminal { ControllingTerminal.handedOver(to: child.pid) }
+        let group = ProcessGroup(id: child.pid, options: options, handle: handle, holdsTerminal: terminal, onGone: onGone)
         handle?.attach(group)
         ProcessSupervisor.register(group)
         if !DetachedThread.start({ group.live() }) {
@@ -111,9 +117,14 @@ final class ProcessGroup: Sendable {
             return true
         }
         guard begun else { return }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(gracePeriod))) { [self] in
-            killIfDue()
+        handle?.groupStopping()
+        // The grace period runs on a thread of its own: a timer on the
+        // Dispatch pool could wait behind blocked workers for ever.
+        let grace = Self.nanoseconds(gracePeriod)
+        let timer: @Sendable () -> Void = { [self] in
+            if gone.wait(timeout: .now() + .nanoseconds(grace)) == .timedOut { killIfDue() }
         }
+        if !DetachedThread.start(timer) { DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(grace)) { [self] in killIfDue() } }
     }
 
     /// SIGKILL to the whole group now (a second Ctrl-C): the stop sequence
@@ -152,28 +163,52 @@ final class ProcessGroup: Sendable {
         _ = Glibc.kill(-id, number)
     }
 
+    /// The grace period of a stop is over. (The timer is the deadline: a
+    /// second look at a clock could disagree by a hair and skip the kill,
+    /// leaving a group that ignores the stop signal running for ever.)
     private func killIfDue() {
         let killed = state.withLock { state -> Bool in
-            guard !state.reaped, let deadline = state.killDeadline, deadline <= .now else { return false }
+            guard !state.reaped, state.killDeadline != nil else { return false }
+            state.killDeadline = .now
             signalGroup(SIGKILL)
             return true
         }
         if killed { hurry.signal() }
     }
 
-    /// The life thread: leader's exit, leftovers, reaping.
+    /// The life thread: leader's exit (and, for a group holding the
+    /// terminal, its job-control stops), leftovers, reaping.
     private func live() {
         var info = siginfo_t()
         var status = ExitStatus.exited(-1)  // unknown: someone else reaped it
+        let jobControl = holdsTerminal ? WSTOPPED | WCONTINUED : 0
         while true {
-            if waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT) == 0 {
+            if waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT | jobControl) == 0 {
                 let value = info._sifields._sigchld.si_status
+                if info.si_code == CLD_STOPPED || info.si_code == CLD_CONTINUED {
+                    // Consume the report (WNOWAIT left it waitable), then act.
+                    var consumed = siginfo_t()
+                    _ = waitid(P_PID, id_t(id), &consumed, WNOHANG | jobControl)
+                    if info.si_code == CLD_STOPPED { leaderStopped(by: value) }
+                    continue
+                }
                 status = info.si_code == CLD_EXITED ? .exited(value) : .signaled(value)
                 break
             }
             if errno != EINTR { break }
         }
-        state.withLock { $0.leaderExit = status }
+        let askedToStop = state.withLock { state -> Bool in
+            state.leaderExit = status
+            return state.stopRequested
+        }
+        if holdsTerminal {
+            ControllingTerminal.takeBack(from: id)
+            // Ctrl-C typed while the command held the terminal reached only
+            // its group: a command that died of it means the user wants out,
+            // as a shell running a script concludes (the signal owner stops
+            // the rest and exits 130).
+            if status == .signaled(SIGINT) && !askedToStop { _ = Glibc.kill(getpid(), SIGINT) }
+        }
         stopLeftovers()
         state.withLock { $0.reaped = true }
         var raw: Int32 = 0
@@ -183,6 +218,20 @@ final class ProcessGroup: Sendable {
         state.withLock { $0.finished = true }
         gone.leave()
         onGone(self)
+    }
+
+    /// The leader of a group holding the terminal stopped. Ctrl-Z (SIGTSTP
+    /// to the foreground group) stops rwatch with it, through the signal
+    /// owner; a read or a mode change before the hand-over was complete
+    /// (SIGTTIN, SIGTTOU) is continued now that the terminal is its.
+    private func leaderStopped(by number: Int32) {
+        guard ControllingTerminal.isHeld(by: id) else { return }  // rwatch itself is stopping
+        switch number {
+        case SIGTTIN, SIGTTOU:
+            send(SIGCONT)
+        default:
+            _ = Glibc.kill(getpid(), SIGTSTP)
+        }
     }
 
     /// After the leader's exit: waits until no member runs. Members left

@@ -23,6 +23,7 @@ public final class ProcessHandle: Sendable {
         var groups: [ProcessGroup] = []
         var stopRequested = false
         var killRequested = false
+        var stopping: [@Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
@@ -65,6 +66,13 @@ public final class ProcessHandle: Sendable {
     /// rwatch asked for, not the command's own.
     public var isStopped: Bool { state.withLock { $0.stopRequested } }
 
+    /// Runs `body` once each time an attached run begins to stop, whoever
+    /// stopped it (this handle, `ProcessSupervisor` on Ctrl-C): for a
+    /// status line when the stop takes a while.
+    public func onStopping(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.stopping.append(body) }
+    }
+
     /// The process group ids of the attached runs not yet gone.
     public var processGroups: [Int32] { state.withLock { $0.groups.map(\.id) } }
 
@@ -94,6 +102,11 @@ public final class ProcessHandle: Sendable {
             return (state.stopRequested, state.killRequested)
         }
         if kill { group.kill() } else if stop { group.stop() }
+    }
+
+    /// `group` began its stop sequence.
+    func groupStopping() {
+        for body in state.withLock({ $0.stopping }) { body() }
     }
 
     /// `group` is gone. A group stopped

@@ -44,7 +44,10 @@ enum ProcessLauncher {
     }
 
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
-    static func spawn(_ arguments: [CommandWord], options: ProcessOptions) throws(ProcessError) -> Child {
+    /// With `withTerminal`, stdin stays rwatch's terminal and the child
+    /// makes its group the foreground group before exec (the caller has
+    /// reserved the terminal: `ControllingTerminal.reserve()`).
+    static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
         guard let program = argv.first else { throw ProcessError(command: "", reason: .emptyCommand) }
         let command = program.text
@@ -81,7 +84,11 @@ enum ProcessLauncher {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if withTerminal {
+            if let addTcsetpgrp = GNUFunctions.addTcsetpgrp { _ = addTcsetpgrp(&actions, ControllingTerminal.fd) }
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if options.captureOutput {
             posix_spawn_file_actions_adddup2(&actions, out.write, 1)
             posix_spawn_file_actions_adddup2(&actions, err.write, 2)

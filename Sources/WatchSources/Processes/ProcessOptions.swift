@@ -21,6 +21,14 @@ public struct ProcessOptions: Sendable {
     /// `true`: standard output and error arrive as `stdout`/`stderr` lines.
     /// `false`: the child writes straight to rwatch's own stdout and stderr.
     public var captureOutput: Bool
+    /// Give the command rwatch's terminal, when rwatch has it: its process
+    /// group becomes the terminal's foreground group and its stdin is the
+    /// terminal (a prompt, a REPL, a debugger work; Ctrl-C and Ctrl-Z reach
+    /// it). rwatch takes the terminal back, with the modes it had, when the
+    /// group is gone or stops. When rwatch has no terminal, runs in the
+    /// background, or another command holds it, stdin is `/dev/null` as
+    /// without this.
+    public var terminal = false
 
     /// Options with the given values; every one has a default.
     public init(

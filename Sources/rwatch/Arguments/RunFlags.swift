@@ -38,6 +38,12 @@ struct RunFlags: ParsableArguments {
     @Flag(name: .customLong("print-events"), help: "Print the file events behind each run before it starts.")
     var printEvents = false
 
+    @Flag(name: [.customShort("I"), .long], help: "Keep the keyboard for rwatch while the command runs (its stdin is /dev/null) instead of handing it the terminal.")
+    var interactive = false
+
+    @Flag(name: [.customShort("n"), .customLong("no-keys")], help: "Turn the keys off (r/space run, p pause, c clear, q quit).")
+    var noKeys = false
+
     mutating func validate() throws {
         if let timeout, timeout <= .zero { throw ValidationError("--timeout must be longer than 0") }
         _ = try environment()
@@ -69,7 +75,9 @@ struct RunFlags: ParsableArguments {
             shell: shell, stopSignal: signal, stopTimeout: stopTimeout, timeout: timeout,
             clear: clear >= 2 ? .screenAndScrollback : clear == 1 ? .screen : .off,
             statusLines: statusLines, printEvents: printEvents, notify: notify, bell: bell,
-            environment: try environment(), workingDirectory: workdir.map(FileSystem.absolute)
+            environment: try environment(), workingDirectory: workdir.map(FileSystem.absolute),
+            // The command gets the terminal unless -I keeps it for rwatch's keys.
+            interactive: !interactive
         )
     }
 }

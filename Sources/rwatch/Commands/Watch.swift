@@ -115,6 +115,6 @@ struct Watch: ParsableCommand {
         if command.isEmpty { try NoCommand.run() }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, options: files.watchOptions)) }
-        Glibc.exit(RecipeRunner.run(try recipe()))
+        Glibc.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import Signals
 import SystemPackage
 import Testing
 @testable import WatchSources
@@ -72,6 +73,37 @@ import TestSupport
         #expect(recorder.has(.created, root))
         Disk.write(root + "/src/later.swift")
         #expect(eventually { recorder.hasWrite(root + "/src/later.swift", backend) })
+        #expect(recorder.failure.withLock { $0 } == nil)
+    }
+
+    /// The race `waitsForADeletedRootToReappear` lost once under load, made
+    /// to happen every time: while the root's ancestors come back (`mkdir
+    /// -p`), one appears just before the watch waiting for it lands on its
+    /// parent, so no event will ever tell of it; the rest of the root's
+    /// path comes after. The watcher must look below each watch it lands.
+    @Test func aRootWhoseAncestorsReappearBeforeTheirWatchLandsIsStillFound() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let root = dir.at("a/b/project")
+        Disk.makeDirectories(root)
+        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance))
+        defer { subscription.dispose() }
+        Disk.removeTree(dir.at("a"))
+        #expect(eventually { recorder.has(.deleted, root) })
+        // Every deletion read: the watcher now waits at the temporary directory.
+        InotifyReader.shared.barrier()
+        let seamRan = Locked(false)
+        WatchSeams.beforeWatching(FilePath(dir.at("a"))) {
+            Disk.makeDirectories(dir.at("a/b"))
+            seamRan.withLock { $0 = true }
+        }
+        Disk.makeDirectories(dir.at("a"))
+        #expect(eventually { seamRan.withLock { $0 } })
+        InotifyReader.shared.barrier()
+        Disk.makeDirectories(root + "/src")
+        Disk.write(root + "/src/main.swift")
+        #expect(eventually { recorder.has(.created, root + "/src/main.swift") })
+        #expect(recorder.has(.created, root))
         #expect(recorder.failure.withLock { $0 } == nil)
     }
 

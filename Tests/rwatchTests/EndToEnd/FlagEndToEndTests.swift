@@ -123,6 +123,6 @@ import TestSupport
         let result = RWatch.run(["-1", "--timeout", "300ms", "sh", "-c", "echo begun; exec sleep 300"], in: scratch.path, scratch: scratch)
         #expect(result.status == 128 + SIGTERM)
         #expect(result.stdout == "begun\n")
-        #expect(result.stderr.contains("✗ echo timed out after 300 ms: killed by SIGTERM"), "\(result.stderr)")
+        #expect(result.stderr.contains("✗ sh -c 'echo begun; exec sleep 300' timed out after 300 ms: killed by SIGTERM"), "\(result.stderr)")
     }
 }

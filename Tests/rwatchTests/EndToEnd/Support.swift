@@ -45,23 +45,32 @@ final class RWatch: @unchecked Sendable {
     /// that device (a pty's secondary) instead of a file.
     /// `wrapper`, when given, runs first and ends by exec-ing what follows
     /// it (rwatch and `arguments`), as `unshare … sh -c '…; exec "$@"'` does.
-    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
-        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, wrapper: wrapper, scratch: scratch)
+    ///
+    /// With `session`, rwatch leads a new session on that pseudo-terminal,
+    /// its controlling terminal and stdin, stdout and stderr (then its
+    /// output is read from the session, not from files).
+    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, wrapper: [String] = [], scratch: Scratch) {
+        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, wrapper: wrapper, scratch: scratch)
     }
 
     /// `init(_:in:…)` with arguments and extra variables given as bytes
     /// (they need not be UTF-8).
     init(bytes arguments: [[UInt8]], in directory: String, environment: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
-         unsetting: [String] = [], terminal: String? = nil, wrapper: [String] = [], scratch: Scratch) {
+         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, wrapper: [String] = [], scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        if let terminal {
-            posix_spawn_file_actions_addopen(&actions, 2, terminal, O_RDWR | O_NOCTTY, 0)
+        var flags = Int32(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+        if let session {
+            session.prepare(&actions, flags: &flags)
         } else {
-            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            if let terminal {
+                posix_spawn_file_actions_addopen(&actions, 2, terminal, O_RDWR | O_NOCTTY, 0)
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            }
         }
         var env: [String: String] = ["XDG_CACHE_HOME": Self.cacheHome, "NO_COLOR": "1"]
         for name in ["PATH", "HOME", "TMPDIR", "LANG"] {
@@ -87,7 +96,7 @@ final class RWatch: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var child: pid_t = 0
         let result = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp)
         posix_spawnattr_destroy(&attributes)

@@ -1,0 +1,52 @@
+import Glibc
+
+/// The keys rwatch answers while no command holds the terminal, like entr:
+/// `r` or space run now, `p` pauses and resumes, `c` clears the screen, `q`
+/// quits (exit 0). Everything else is ignored.
+enum KeyCommands {
+    /// What a key asks for.
+    enum Action: Equatable {
+        case runNow, togglePause, clear, quit
+    }
+
+    static func action(for key: UInt8) -> Action? {
+        switch key {
+        case UInt8(ascii: "r"), UInt8(ascii: " "), UInt8(ascii: "R"): return .runNow
+        case UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePause
+        case UInt8(ascii: "c"), UInt8(ascii: "C"): return .clear
+        case UInt8(ascii: "q"), UInt8(ascii: "Q"): return .quit
+        default: return nil
+        }
+    }
+
+    /// Answers the keys of `Keyboard.keys` until disposed; `quit` runs on
+    /// `q`. Pausing is shared by every run action that starts chains.
+    static func listen(quit: @escaping @Sendable () -> Void) -> any Disposable {
+        let paused = Locked(false)
+        return Keyboard.keys.subscribe(onNext: { key in
+            switch action(for: key) {
+            case .runNow:
+                Terminal.status("↻ running now (key r)", color: .cyan)
+                RunControl.commands.sendNext(.runNow)
+            case .togglePause:
+                let nowPaused = paused.withLock { state -> Bool in
+                    state.toggle()
+                    return state
+                }
+                if nowPaused {
+                    Terminal.status("⏸ paused: changes are kept and run once on resume (p)", color: .yellow)
+                    RunControl.commands.sendNext(.pause)
+                } else {
+                    Terminal.status("▶ resumed", color: .cyan)
+                    RunControl.commands.sendNext(.resume)
+                }
+            case .clear:
+                Terminal.clear(.screen)
+            case .quit:
+                quit()
+            case nil:
+                break
+            }
+        })
+    }
+}

@@ -1,0 +1,178 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// rwatch on a real pseudo-terminal, as in a terminal window: the command
+/// gets the terminal, keys, job control, the modes afterwards.
+@Suite struct TerminalTests {
+    /// The child of `rwatch` that is its terminal's foreground group leader, if any.
+    private func foregroundChild(of rwatch: pid_t) -> pid_t? {
+        ProcessStat.children(of: rwatch).first { child in
+            guard let stat = ProcessStat(child) else { return false }
+            return stat.group == child && stat.foregroundGroup == child
+        }
+    }
+
+    private func start(_ arguments: [String], _ scratch: Scratch, _ session: TerminalSession) -> RWatch {
+        RWatch(arguments, in: scratch.path, session: session, scratch: scratch)
+    }
+
+    @Test func aCommandReadingALineGetsWhatIsTypedAndQQuitsWithTheModesAsBefore() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        let rwatch = start(["-w", "watched", "--", "sh", "-c", "read line; echo \"got:$line\" >> out"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        // The command is the terminal's foreground group: typing reaches it.
+        #expect(eventually { foregroundChild(of: rwatch.pid) != nil }, "\(session.output)")
+        session.type("hello\n")
+        #expect(eventually { scratch.read("out") == "got:hello\n" }, "\(session.output)")
+        #expect(eventually { session.output.contains("✓") })
+        session.type("q")
+        #expect(rwatch.waitForExit(.seconds(20)) == 0, "\(session.output)")
+        #expect(session.modes() == before)
+    }
+
+    @Test func keysRerunPauseAndQuit() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        let rwatch = start(["-w", "watched", "-d", "0", "--", "sh", "-c", "printf '[%s]\\n' \"$RWATCH_PATHS\" >> runs"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        let lines = { scratch.read("runs").split(separator: "\n").map(String.init) }
+        #expect(eventually { lines().count == 1 && session.output.contains("✓") })
+        session.type("r")
+        #expect(eventually { lines().count == 2 }, "\(session.output)")
+        session.type("p")
+        #expect(eventually { session.output.contains("paused") })
+        scratch.write("watched/while-paused", "x")
+        session.type("p")
+        #expect(eventually { lines().count == 3 }, "\(session.output)")
+        // Nothing ran while paused; the change ran once, on resume.
+        #expect(lines().count == 3 && lines()[2].contains("while-paused"), "\(lines())")
+        #expect(eventually { session.output.components("✓") == 3 })
+        session.type("q")
+        #expect(rwatch.waitForExit(.seconds(20)) == 0, "\(session.output)")
+        #expect(session.modes() == before)
+    }
+
+    @Test func ctrlZStopsTheCommandAndRwatchTogetherAndSIGCONTContinuesBoth() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        let rwatch = start(["-w", "watched", "--", "sh", "-c", "while :; do sleep 1; done"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        var child: pid_t = 0
+        #expect(eventually {
+            child = foregroundChild(of: rwatch.pid) ?? 0
+            return child != 0
+        })
+        session.type("\u{1A}")  // Ctrl-Z: SIGTSTP to the foreground group, the command's
+        #expect(eventually { ProcessStat(rwatch.pid)?.state == "T" && ProcessStat(child)?.state == "T" })
+        // Stopped, rwatch gave the terminal back in its first modes.
+        #expect(ProcessStat(rwatch.pid)?.foregroundGroup == ProcessStat(rwatch.pid)?.group)
+        #expect(session.modes() == before)
+        kill(rwatch.pid, SIGCONT)  // what `fg` sends
+        #expect(eventually { ProcessStat(rwatch.pid)?.state != "T" && ProcessStat(child)?.state != "T" })
+        #expect(eventually { ProcessStat(rwatch.pid)?.foregroundGroup == child })
+        kill(rwatch.pid, SIGTERM)
+        #expect(rwatch.waitForExit(.seconds(20)) == 143)
+        #expect(!isAlive(child))
+        #expect(session.modes() == before)
+    }
+
+    @Test func ctrlCTypedWhileTheCommandHoldsTheTerminalEndsRwatchWith130() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        let rwatch = start(["-w", "watched", "--", "sh", "-c", "while :; do sleep 1; done"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        var child: pid_t = 0
+        #expect(eventually {
+            child = foregroundChild(of: rwatch.pid) ?? 0
+            return child != 0
+        })
+        session.type("\u{3}")
+        #expect(rwatch.waitForExit(.seconds(20)) == 130, "\(session.output)")
+        #expect(!isAlive(child))
+        #expect(session.modes() == before)
+    }
+
+    @Test func underDashIKeysWorkWhileTheCommandRunsWithoutTheTerminal() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        // The command checks its stdin is not the terminal, then waits.
+        let script = "[ -t 0 ] && echo tty >> runs || echo notty >> runs; while :; do sleep 1; done"
+        let rwatch = start(["-I", "-r", "-w", "watched", "--", "sh", "-c", script], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        #expect(eventually { scratch.read("runs") == "notty\n" })
+        session.type("r")  // restarts the running command
+        #expect(eventually { scratch.read("runs") == "notty\nnotty\n" }, "\(session.output)")
+        #expect(eventually { session.output.contains("↻ restarting") })
+        #expect(!session.output.contains("✗"), "a stop rwatch asked for is no failure: \(session.output)")
+        session.type("q")
+        #expect(rwatch.waitForExit(.seconds(20)) == 0, "\(session.output)")
+        #expect(session.modes() == before)
+    }
+
+    @Test func noKeysLeavesTheTerminalModesAlone() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        let rwatch = start(["-n", "-I", "-w", "watched", "--", "sh", "-c", "echo ran >> runs"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        #expect(eventually { scratch.read("runs") == "ran\n" && session.output.contains("✓") })
+        // No raw mode: the terminal still echoes and edits lines.
+        #expect(session.modes() == before)
+        session.type("q")
+        kill(rwatch.pid, SIGINT)
+        #expect(rwatch.waitForExit(.seconds(20)) == 130)
+    }
+}
+
+/// Stopping takes as long as it must, and says so; a second Ctrl-C ends it.
+@Suite struct SlowStopTests {
+    @Test func aSecondSigintDuringASlowStopKillsAtOnce() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        // The command ignores the stop signal; the grace period outlasts the test.
+        let script = "trap '' TERM INT; echo $$ > ../child; while :; do sleep 1; done"
+        let rwatch = RWatch(["--stop-timeout", "1h", "--", "sh", "-c", script], in: scratch.file("watched"), scratch: scratch)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        #expect(eventually { !scratch.read("child").isEmpty })
+        let child = pid_t(scratch.read("child").split(separator: "\n").first ?? "") ?? 0
+        kill(rwatch.pid, SIGINT)
+        #expect(eventually { rwatch.stderr.contains("stopping sh -c") && rwatch.stderr.contains("SIGTERM sent, SIGKILL in") }, "\(rwatch.stderr)")
+        #expect(rwatch.exitStatus() == nil)
+        kill(rwatch.pid, SIGINT)
+        #expect(rwatch.waitForExit(.seconds(20)) == 130, "\(rwatch.stderr)")
+        #expect(!isAlive(child))
+    }
+}
+
+extension String {
+    /// How many times `part` occurs.
+    fileprivate func components(_ part: String) -> Int {
+        var count = 0
+        var rest = self[...]
+        while let range = rest.firstRange(of: part) {
+            count += 1
+            rest = rest[range.upperBound...]
+        }
+        return count
+    }
+}
