@@ -9,6 +9,8 @@ public enum ProcessEvent: Sendable, Hashable {
     case stdout(String)
     /// One line of standard error, without `\n` or `\r\n`.
     case stderr(String)
-    /// The child ended: always the last value before completion.
+    /// The child ended (the leader's status), once every member of its
+    /// process group is gone: always the last value before completion. A
+    /// stop asked through `ProcessHandle.stop()` still ends with it.
     case exited(ExitStatus)
 }
