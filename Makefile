@@ -52,7 +52,7 @@ example: deps
 # rwatch compiles recipes outside the source tree:
 #   $(PREFIX)/bin/rwatch
 #   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources,
-#     SystemPackage, and the module maps of CInotifyTools and swift-system's CSystem)
+#     SystemPackage, and the module maps of CInotifyTools, CGlibcShims and swift-system's CSystem)
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
 #   completions where bash-completion, zsh and fish look under $(PREFIX)/share
 install: deps
@@ -71,6 +71,9 @@ install: deps
 	done; \
 	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools; \
 	install -m 644 Sources/CInotifyTools/module.modulemap Sources/CInotifyTools/shim.h $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools/; \
+	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CGlibcShims; \
+	install -m 644 Sources/CGlibcShims/include/module.modulemap Sources/CGlibcShims/include/CGlibcShims.h \
+	    $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CGlibcShims/; \
 	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CSystem; \
 	install -m 644 .build/checkouts/swift-system/Sources/CSystem/include/*.h \
 	    .build/checkouts/swift-system/Sources/CSystem/include/module.modulemap $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CSystem/; \

@@ -27,9 +27,13 @@ let package = Package(
             name: "CInotifyTools",
             providers: [.apt(["libinotifytools0-dev"])]
         ),
+        // glibc functions Swift's Glibc module hides (pipe2, memmem, memrchr,
+        // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
+        // shims.c is compiled with _GNU_SOURCE.
+        .target(name: "CGlibcShims"),
         .target(
             name: "WatchSources",
-            dependencies: ["Signals", "CInotifyTools", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .target(

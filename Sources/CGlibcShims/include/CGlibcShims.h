@@ -1,0 +1,43 @@
+// glibc functions that Swift's Glibc module does not declare (they need
+// _GNU_SOURCE, which the Glibc module is built without). shims.c is
+// compiled with _GNU_SOURCE and forwards to them; WatchSources calls these.
+#ifndef C_GLIBC_SHIMS_H
+#define C_GLIBC_SHIMS_H
+
+#include <spawn.h>
+#include <stddef.h>
+
+/// pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically.
+int CGlibcShims_pipe2(int fds[_Nonnull 2], int flags);
+
+/// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
+void *_Nullable CGlibcShims_memmem(const void *_Nonnull haystack, size_t haystackLength,
+                                   const void *_Nonnull needle, size_t needleLength);
+
+/// memrchr(3): the last byte `c` in the first `length` bytes of `bytes`, or NULL.
+void *_Nullable CGlibcShims_memrchr(const void *_Nonnull bytes, int c, size_t length);
+
+/// 1 where this glibc has posix_spawn_file_actions_addchdir_np (2.29+), else 0.
+int CGlibcShims_has_addchdir(void);
+
+/// 1 where this glibc has posix_spawn_file_actions_addclosefrom_np (2.34+), else 0.
+int CGlibcShims_has_addclosefrom(void);
+
+/// 1 where this glibc has posix_spawn_file_actions_addtcsetpgrp_np (2.35+), else 0.
+int CGlibcShims_has_addtcsetpgrp(void);
+
+/// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to
+/// `path` before exec. ENOSYS where glibc lacks it.
+int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *_Nonnull actions,
+                                                     const char *_Nonnull path);
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes
+/// every descriptor from `from` up before exec. ENOSYS where glibc lacks it.
+int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *_Nonnull actions, int from);
+
+/// posix_spawn_file_actions_addtcsetpgrp_np (glibc 2.35): the child makes
+/// its process group the foreground group of terminal `fd` before exec.
+/// ENOSYS where glibc lacks it.
+int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
+
+#endif

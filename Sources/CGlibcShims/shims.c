@@ -1,0 +1,82 @@
+// Compiled with _GNU_SOURCE so that glibc declares what CGlibcShims.h
+// forwards to (as swift-nio's CNIOLinux does).
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "CGlibcShims.h"
+
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 29)
+#define HAS_ADDCHDIR 1
+#else
+#define HAS_ADDCHDIR 0
+#endif
+
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+#define HAS_ADDCLOSEFROM 1
+#else
+#define HAS_ADDCLOSEFROM 0
+#endif
+
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
+#define HAS_ADDTCSETPGRP 1
+#else
+#define HAS_ADDTCSETPGRP 0
+#endif
+
+int CGlibcShims_has_addtcsetpgrp(void) {
+    return HAS_ADDTCSETPGRP;
+}
+
+int CGlibcShims_has_addchdir(void) {
+    return HAS_ADDCHDIR;
+}
+
+int CGlibcShims_has_addclosefrom(void) {
+    return HAS_ADDCLOSEFROM;
+}
+
+int CGlibcShims_pipe2(int fds[2], int flags) {
+    return pipe2(fds, flags);
+}
+
+void *CGlibcShims_memmem(const void *haystack, size_t haystackLength, const void *needle, size_t needleLength) {
+    return memmem(haystack, haystackLength, needle, needleLength);
+}
+
+void *CGlibcShims_memrchr(const void *bytes, int c, size_t length) {
+    return memrchr(bytes, c, length);
+}
+
+int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path) {
+#if HAS_ADDCHDIR
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+#else
+    (void)actions;
+    (void)path;
+    return ENOSYS;
+#endif
+}
+
+int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from) {
+#if HAS_ADDCLOSEFROM
+    return posix_spawn_file_actions_addclosefrom_np(actions, from);
+#else
+    (void)actions;
+    (void)from;
+    return ENOSYS;
+#endif
+}
+
+int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *actions, int fd) {
+#if HAS_ADDTCSETPGRP
+    return posix_spawn_file_actions_addtcsetpgrp_np(actions, fd);
+#else
+    (void)actions;
+    (void)fd;
+    return ENOSYS;
+#endif
+}
