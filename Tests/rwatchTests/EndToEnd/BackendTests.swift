@@ -5,21 +5,28 @@ import TestSupport
 /// Where inotify cannot see or runs out, through the real binary: a FUSE
 /// mount, the watch and instance limits, inotify descriptors above 1023.
 @Suite struct BackendTests {
-    /// Writes a new file in each of `directories` (named `name-ROUND`) until
-    /// `rwatch events` has reported one in each: a write made while rwatch
-    /// was still arming may be taken as the starting point, a later one not.
+    /// Writes a new file in each of `directories` (named `new-ROUND`), a
+    /// round at most every 300 ms, until `rwatch events` has reported one
+    /// in each: a write made while rwatch was still arming may be taken as
+    /// the starting point, a later one not. (Writing at every look would
+    /// pile thousands of files into the tree the poller lists.)
     private func writeUntilReported(_ process: RWatch, in directories: [String], reportedAs reported: (String) -> String) -> Bool {
         var round = 0
         var pending = directories
+        var lastRound = ContinuousClock.now - .seconds(1)
         return eventually {
-            round += 1
             let output = process.stdout
             pending.removeAll { output.contains(reported($0) + "/new-") }
-            for directory in pending {
-                let fd = open(directory + "/new-\(round)", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-                if fd >= 0 { close(fd) }
+            guard !pending.isEmpty else { return true }
+            if ContinuousClock.now - lastRound >= .milliseconds(300) {
+                round += 1
+                lastRound = ContinuousClock.now
+                for directory in pending {
+                    let fd = open(directory + "/new-\(round)", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+                    if fd >= 0 { close(fd) }
+                }
             }
-            return pending.isEmpty
+            return false
         }
     }
 
