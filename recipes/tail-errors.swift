@@ -7,13 +7,14 @@ import RecipeKit
 // a notification at most once per 10 s while errors keep coming: the
 // command in NOTIFY (run with sh -c), else notify-send or a terminal bell.
 let recipe = Recipe("tail-errors", "follow logs, colour error/warn lines, notify at most once per 10 s while they come") {
-    let logs = Recipe.arguments.isEmpty ? ["app.log"] : Recipe.arguments
+    let logs: [FilePath] = Recipe.paths.isEmpty ? ["app.log"] : Recipe.paths
     let errors = Tail.follow(logs).grep("error|warn").share()
     let alerts = errors.throttle(.seconds(10), scheduler: QueueScheduler())
-    errors.map { "\($0.path): \($0.text)" }.print(color: .red)
+    // A path is bytes: Quoted.escaped shows it on one line, whatever it holds.
+    errors.map { "\(Quoted.escaped($0.path)): \($0.text)" }.print(color: .red)
     if let command = Recipe.environment("NOTIFY") {
         alerts.notify(["sh", "-c", command])
     } else {
-        alerts.notify(message: "errors in \(logs.joined(separator: ", "))")
+        alerts.notify(message: "errors in \(logs.map { Quoted.escaped($0) }.joined(separator: ", "))")
     }
 }

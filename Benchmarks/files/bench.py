@@ -30,6 +30,10 @@ PEERS = {
     "inotifywait": (lambda d: ["inotifywait", "-m", "-r", "--format", "%e %w%f", d], "Watches established."),
     "watchfiles": (lambda d: [sys.executable, os.path.join(HERE, "watchfiles_peer.py"), d], "ARMED"),
 }
+# A probe built from an earlier commit, measured beside the current one:
+#   RWATCH_BASELINE_PROBE=/path/to/old/files-probe python3 bench.py rwatch-baseline rwatch inotifywait --latency-only
+if os.environ.get("RWATCH_BASELINE_PROBE"):
+    PEERS["rwatch-baseline"] = (lambda d: [os.environ["RWATCH_BASELINE_PROBE"], d], "ARMED")
 
 
 def now():
@@ -250,6 +254,8 @@ def main():
     for name, measured in latency(names).items():
         results[name]["latency"] = measured
         print(name, "latency", measured, flush=True)
+    if "--latency-only" in sys.argv:
+        return
     for name in names:
         results[name]["burst"] = burst(name)
         print(name, "burst", results[name]["burst"], flush=True)

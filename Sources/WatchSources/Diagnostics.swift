@@ -11,7 +11,10 @@ import Synchronization
 /// `--log-file` (every level, to a file); a program using WatchSources as
 /// a library may install its own.
 ///
-///     Diagnostics.verbose("dropped \(path): ignored by \(rule)")
+///     Diagnostics.verbose("dropped \(Quoted.path(path)): ignored by \(rule)")
+///
+/// Every message reaches the sink with its control characters escaped
+/// (`Quoted.line`): one message, one line, nothing a terminal acts on.
 public enum Diagnostics {
     /// How much a message matters, least first.
     public enum Level: Int, Sendable, Comparable, CaseIterable {
@@ -52,6 +55,6 @@ public enum Diagnostics {
     /// A message at `level`.
     public static func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard isEnabled, let sink = sink.withLock({ $0 }) else { return }
-        sink(level, message())
+        sink(level, Quoted.line(message()))
     }
 }

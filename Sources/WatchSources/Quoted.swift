@@ -34,6 +34,24 @@ public enum Quoted {
         return out
     }
 
+    /// A whole message line as a terminal gets it: control characters
+    /// escaped as `escaped(_:)` does, everything else (backslashes too, as
+    /// the line may hold parts escaped already) as it is. The last guard
+    /// of status, error and diagnostic lines: a name that reached one
+    /// unescaped still cannot drive the terminal or split the line.
+    public static func line(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                append(.scalar(scalar), to: &out, quoting: false)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     /// For error messages: `text` as it is when plain, else in single
     /// quotes (spaces, quotes, anything escaped) with control characters escaped.
     public static func path(_ text: String) -> String {
@@ -68,7 +86,12 @@ public enum Quoted {
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\\"
+        isControl(scalar) || scalar == "\\"
+    }
+
+    /// C0, DEL and C1.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     private static func append(_ piece: LenientUTF8.Piece, to out: inout String, quoting: Bool) {

@@ -41,4 +41,10 @@ import WatchSources
         #expect(Quoted.escaped(path) == "/d/bad\\xff\\xfe\\xc3(.txt")
         #expect(Quoted.path(path) == "'/d/bad\\xff\\xfe\\xc3(.txt'")
     }
+
+    @Test func aMessageLineKeepsItsBackslashesAndLosesItsControlCharacters() {
+        #expect(Quoted.line("cannot watch 'a\\nb': gone") == "cannot watch 'a\\nb': gone")
+        #expect(Quoted.line("dropped /d/x\u{1B}[2J\ny: ignored") == "dropped /d/x\\e[2J\\ny: ignored")
+        #expect(Quoted.line("c1\u{9B}31m") == "c1\\xc2\\x9b31m")
+    }
 }

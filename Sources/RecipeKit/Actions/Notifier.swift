@@ -27,7 +27,8 @@ enum Notifier {
         if let command {
             _ = ProcessSource.run(command, options: ProcessOptions()).subscribe()
         } else {
-            Terminal.status("\u{7}" + message, color: .yellow)
+            Terminal.bell()
+            Terminal.status(message, color: .yellow)
         }
     }
 }

@@ -38,6 +38,15 @@ public struct Recipe: Sendable {
         return Array(given.first == "--" ? given.dropFirst() : given)
     }
 
+    /// `arguments` as paths, byte for byte (a file name typed on the
+    /// command line need not be UTF-8; `arguments` would show it with
+    /// U+FFFD): `Tail.follow(Recipe.paths)`.
+    public static var paths: [FilePath] {
+        var given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FilePath(platformString: $0) } }
+        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strcmp(first, "--") == 0 { given.removeFirst() }
+        return given
+    }
+
     /// The value of environment variable `name`, nil when unset or empty:
     /// how a recipe takes settings (`RWATCH_BUILD="make -j4"`).
     public static func environment(_ name: String) -> String? {

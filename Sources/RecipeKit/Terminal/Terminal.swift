@@ -68,7 +68,7 @@ public enum Terminal {
         case .signaled(let number): how = "killed by \(SignalName.name(number))"
         }
         if let timedOut {
-            Terminal.status("✗ \(command) timed out after \(format(timedOut)): \(how)", color: .red, show: show)
+            Terminal.status("✗ \(Quoted.escaped(command)) timed out after \(format(timedOut)): \(how)", color: .red, show: show)
             return
         }
         let mark = status.succeeded ? "✓" : "✗"
@@ -80,21 +80,21 @@ public enum Terminal {
         if show { status(text, color: color) } else { Diagnostics.log(.info, text) }
     }
 
-    /// One status line on stderr.
+    /// One status line on stderr (control characters escaped: `Quoted.line`).
     public static func status(_ text: String, color: Color? = nil) {
-        write(line: "rwatch: " + text, color: colorsStandardError ? color : nil, fd: 2)
+        write(line: "rwatch: " + Quoted.line(text), color: colorsStandardError ? color : nil, fd: 2)
         Diagnostics.log(.info, text)
     }
 
-    /// One error line on stderr: `rwatch: error: …`.
+    /// One error line on stderr: `rwatch: error: …` (control characters escaped).
     public static func error(_ text: String) {
-        write(line: "rwatch: error: " + text, color: colorsStandardError ? .red : nil, fd: 2)
+        write(line: "rwatch: error: " + Quoted.line(text), color: colorsStandardError ? .red : nil, fd: 2)
         Diagnostics.log(.error, text)
     }
 
-    /// One warning line on stderr: `rwatch: warning: …`.
+    /// One warning line on stderr: `rwatch: warning: …` (control characters escaped).
     public static func warning(_ text: String) {
-        write(line: "rwatch: warning: " + text, color: colorsStandardError ? .yellow : nil, fd: 2)
+        write(line: "rwatch: warning: " + Quoted.line(text), color: colorsStandardError ? .yellow : nil, fd: 2)
         Diagnostics.log(.warning, text)
     }
 

@@ -124,7 +124,29 @@ enum FileSystem {
 
     /// `path` relative to `root` (empty for the root itself), or nil when outside it.
     static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
-        var rest = path
-        return rest.removePrefix(root) ? rest : nil
+        relativeBytes(path, to: root) { $0.map { FilePath(bytes: $0) } }
+    }
+
+    /// `relative(_:to:)` as text for matching globs and ignore rules
+    /// (`matchingText`): on every event, so without building a path.
+    static func relativeText(_ path: FilePath, to root: FilePath) -> String? {
+        relativeBytes(path, to: root) { $0.map { String(decoding: $0, as: UTF8.self) } }
+    }
+
+    /// Calls `body` with the bytes of `path` below `root`, or nil when
+    /// outside it. Both are absolute and normalized (no `.`, `..`, repeated
+    /// or trailing slash), so a byte prefix ending at a `/` is a component
+    /// prefix.
+    private static func relativeBytes<Result>(_ path: FilePath, to root: FilePath, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        path.withBytes { path in
+            root.withBytes { root in
+                let slash = UInt8(ascii: "/")
+                guard path.count >= root.count, memcmp(path.baseAddress!, root.baseAddress!, root.count) == 0 else { return body(nil) }
+                if path.count == root.count { return body(UnsafeBufferPointer(rebasing: path[path.count...])) }
+                if root.count == 1, root[0] == slash { return body(UnsafeBufferPointer(rebasing: path[1...])) }
+                guard path[root.count] == slash else { return body(nil) }
+                return body(UnsafeBufferPointer(rebasing: path[(root.count + 1)...]))
+            }
+        }
     }
 }

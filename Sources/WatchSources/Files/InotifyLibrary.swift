@@ -66,9 +66,27 @@ enum InotifyLibrary {
 
     /// The directory `wd` watches, as the library last knew it.
     static func path(of wd: Int32) -> FilePath? {
+        path(of: wd, reusing: nil)
+    }
+
+    /// `path(of:)`, giving back `cached` when the library's name for `wd`
+    /// is that path: consecutive events mostly come from one directory,
+    /// and building a `FilePath` (which normalizes it) costs more than
+    /// comparing bytes.
+    static func path(of wd: Int32, reusing cached: FilePath?) -> FilePath? {
         guard let name = inotifytools_filename_from_wd(wd) else { return nil }
+        if let cached, cached.withBytes({ sameDirectory(name, $0) }) { return cached }
         // FilePath drops the trailing slash.
         return FilePath(platformString: name)
+    }
+
+    /// Whether the library's `name` (a directory, with its trailing slash)
+    /// is `path`.
+    private static func sameDirectory(_ name: UnsafePointer<CChar>, _ path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let length = strlen(name)
+        let slash = CChar(UInt8(ascii: "/"))
+        let stored = length > 1 && name[length - 1] == slash ? length - 1 : length
+        return stored == path.count && memcmp(name, path.baseAddress!, stored) == 0
     }
 
     /// Tells the library that directory `old` is now `new` (and so is

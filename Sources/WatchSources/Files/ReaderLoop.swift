@@ -32,7 +32,9 @@ final class ReaderLoop {
     var table = WatchTable()
     var pendingMoves: [PendingMove] = []
     /// Paths a scan just reported; their own create events, read later, are duplicates.
-    var scanned: Set<FilePath> = []
+    var scanned = PathSet()
+    /// The directory of the last event, reused while events come from it.
+    var lastDirectory: FilePath? = nil
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
     var lastIdle = FileSystem.now()
     /// Why libinotifytools could not start; then nothing calls it.
@@ -253,7 +255,8 @@ final class ReaderLoop {
             table.markGone(wd: record.wd)
             return
         }
-        guard let directory = InotifyLibrary.path(of: record.wd), table.contains(directory) else { return }
+        guard let directory = InotifyLibrary.path(of: record.wd, reusing: lastDirectory), table.contains(directory) else { return }
+        lastDirectory = directory
         guard let name = record.name else {
             if record.has(InotifyRecord.deleteSelf | InotifyRecord.moveSelf | InotifyRecord.unmount) {
                 directoryVanished(directory, moved: record.has(InotifyRecord.moveSelf))

@@ -36,7 +36,8 @@ struct SaveCoalescer {
     /// What to deliver for `event`: itself, or one `modified` when it
     /// re-creates a held path.
     mutating func pass(_ event: FileEvent) -> [FileEvent] {
-        guard let previous = held.removeValue(forKey: event.path) else { return [event] }
+        // Nothing held is the common case: skip hashing the path.
+        guard !held.isEmpty, let previous = held.removeValue(forKey: event.path) else { return [event] }
         switch event.kind {
         case .created, .movedTo, .modified:
             return [FileEvent(path: event.path, kind: .modified, isDirectory: event.isDirectory)]

@@ -59,8 +59,8 @@ final class WatchClient: @unchecked Sendable {
         for (index, root) in roots.enumerated() where !root.waiting {
             if root.isFile {
                 if path == root.path { return (index, "") }
-            } else if let relative = FileSystem.relative(path, to: root.path) {
-                return (index, relative.matchingText)
+            } else if let relative = FileSystem.relativeText(path, to: root.path) {
+                return (index, relative)
             }
         }
         return nil

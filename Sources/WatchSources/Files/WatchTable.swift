@@ -12,7 +12,7 @@ struct WatchTable {
         var gone = false
     }
 
-    private var watches: [FilePath: Watch] = [:]
+    private var watches = PathDictionary<Watch>()
     /// libinotifytools' fd, read by the reader thread; nil while the library
     /// is not started (or could not start: then nothing may call it).
     var descriptor: Int32? = nil

@@ -67,8 +67,17 @@ public enum ProcessSupervisor {
     /// program, which inherits the blocked mask. Returns only on failure:
     /// errno's value, or ECANCELED when rwatch is stopping.
     public static func exec(_ path: String, _ arguments: [String]) -> Int32 {
+        exec(path, arguments.map { CommandWord($0) })
+    }
+
+    /// `exec(_:_:)` with arguments as bytes (paths typed on the command
+    /// line need not be UTF-8): the new program gets them exactly.
+    @_disfavoredOverload
+    public static func exec(_ path: String, _ arguments: [CommandWord]) -> Int32 {
         guard SignalOwner.beginExec() else { return ECANCELED }
-        let argv = arguments.map { strdup($0) } + [nil]
+        let argv = arguments.map { word in
+            (word.bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
+        } + [nil]
         execv(path, argv)
         let code = errno
         argv.forEach { free($0) }

@@ -27,7 +27,8 @@ struct RunRecipe: ParsableCommand {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
         let binary = try compiler.binary(for: file)
-        let code = ProcessSupervisor.exec(binary, [binary] + arguments)
+        // The recipe's arguments as typed: a path among them need not be UTF-8.
+        let code = ProcessSupervisor.exec(binary, [CommandWord(binary)] + RawArguments.trailing(arguments))
         throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(code)))")
     }
 }

@@ -93,4 +93,28 @@ import TestSupport
         #expect(!rwatch.stdout.contains("all fine"))
         #expect(eventually { scratch.read("notes").hasPrefix("notified") })
     }
+
+    /// Recipe.paths: the log's name reaches the recipe as typed (not UTF-8,
+    /// with an escape), and its lines are prefixed with it escaped.
+    @Test func tailErrorsFollowsALogWhoseNameIsNotUTF8() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let name = Array("bad".utf8) + [0xFF, 0x1B] + Array(".log".utf8)
+        let path = scratch.file(bytes: name)
+        Scratch.write(bytes: path, "")
+        let rwatch = RWatch(bytes: [Array("run".utf8), Array("tail-errors".utf8), name], in: scratch.path,
+                            environment: ["NOTIFY": "true"], scratch: scratch)
+        defer { rwatch.interrupt() }
+        var attempt = 0
+        #expect(eventually(.seconds(60)) {
+            attempt += 1
+            if attempt % 100 == 1 {
+                let fd = (path + [0]).map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { open($0.baseAddress!, O_WRONLY | O_APPEND) }
+                _ = Array("ERROR boom\n".utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                close(fd)
+            }
+            return rwatch.stdout.contains(#"bad\xff\e.log: ERROR boom"#)
+        }, "\(rwatch.stdout.debugDescription) \(rwatch.stderr)")
+        #expect(!rwatch.stdoutBytes.contains(0x1B))
+    }
 }
