@@ -7,7 +7,9 @@ public enum RecipeRunner {
     /// Subscribes to every pipeline of `recipe` and blocks until all have
     /// completed (returns the last command's shell status, 0 when none ran)
     /// or one fails (prints one line, returns 2). Ctrl-C stops every child
-    /// process group and exits 130 (`ProcessSupervisor`).
+    /// process group and exits 130 (`ProcessSupervisor`). What is polled
+    /// rather than watched with inotify, and the warning when inotify runs
+    /// out, are status lines on stderr.
     ///
     /// With `keys` (the default) and a terminal on standard input, rwatch
     /// answers keys while no command holds the terminal: `r` or space run
@@ -19,6 +21,16 @@ public enum RecipeRunner {
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
         ProcessSupervisor.takeOverSignals()
+        let notices = FileWatcher.notices.subscribe(onNext: { notice in
+            if notice.isWarning {
+                Terminal.warning(notice.description)
+            } else if case .polling = notice.kind {
+                Terminal.status(notice.description)
+            } else {
+                Diagnostics.verbose(notice.description)
+            }
+        })
+        defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let quitByKey = Locked(false)

@@ -52,9 +52,12 @@ struct PathFilter: Sendable {
         ignoreRules.set(contents.joined(separator: "\n"), in: relativePath)
     }
 
+    /// The names of the files whose rules apply to their directory.
+    static let ignoreFileNames = [".gitignore", ".ignore"]
+
     /// Whether `name` is an ignore file whose change should reload rules.
     static func isIgnoreFile(_ name: String) -> Bool {
-        name == ".gitignore" || name == ".ignore"
+        ignoreFileNames.contains(name)
     }
 
     private func isIgnored(_ relativePath: String, isDirectory: Bool) -> Bool {

@@ -18,6 +18,8 @@ public struct WatchOptions: Sendable, Hashable {
     public var useDefaultIgnore: Bool
     /// What to do when a watched root is deleted.
     public var onRootDeleted: RootDeletion
+    /// inotify, polling, or (the default) each where it works.
+    public var backend: WatchBackend
     /// Tests only: pretend `fs.inotify.max_user_watches` allows this many
     /// watches for this watch, to exercise the limit error without root.
     var watchBudget: Int? = nil
@@ -29,7 +31,8 @@ public struct WatchOptions: Sendable, Hashable {
         extensions: [String] = [],
         useVCSIgnore: Bool = true,
         useDefaultIgnore: Bool = true,
-        onRootDeleted: RootDeletion = .fail
+        onRootDeleted: RootDeletion = .fail,
+        backend: WatchBackend = .auto
     ) {
         self.include = include
         self.exclude = exclude
@@ -37,6 +40,7 @@ public struct WatchOptions: Sendable, Hashable {
         self.useVCSIgnore = useVCSIgnore
         self.useDefaultIgnore = useDefaultIgnore
         self.onRootDeleted = onRootDeleted
+        self.backend = backend
     }
 
     /// Options that report only paths matching one of `globs`.

@@ -21,6 +21,9 @@ struct WatchFlags: ParsableArguments {
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
     var noDefaultIgnore = false
 
+    /// `--watch-backend`, `--poll[=INTERVAL]`.
+    @OptionGroup var backend: BackendOptions
+
     /// Every glob must compile; the error names the first that does not.
     func validate() throws {
         do {
@@ -40,6 +43,7 @@ struct WatchFlags: ParsableArguments {
         }.filter { !$0.isEmpty }
         options.useVCSIgnore = !noVCSIgnore
         options.useDefaultIgnore = !noDefaultIgnore
+        options.backend = backend.backend
         return options
     }
 

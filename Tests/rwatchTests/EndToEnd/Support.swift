@@ -43,20 +43,22 @@ final class RWatch: @unchecked Sendable {
     /// Starts `rwatch arguments…` in `directory` with `environment` added
     /// and the `unsetting` variables removed. With `terminal`, stderr is
     /// that device (a pty's secondary) instead of a file.
+    /// `wrapper`, when given, runs first and ends by exec-ing what follows
+    /// it (rwatch and `arguments`), as `unshare … sh -c '…; exec "$@"'` does.
     ///
     /// With `session`, rwatch leads a new session on that pseudo-terminal,
     /// its controlling terminal and stdin, stdout and stderr (then its
     /// output is read from the session, not from files). With `underShell`
     /// too, a non-interactive `sh` leads the session and runs rwatch as its
     /// child, in its process group (`pid` is then the shell's).
-    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, scratch: Scratch) {
-        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, underShell: underShell, scratch: scratch)
+    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
+        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, underShell: underShell, wrapper: wrapper, scratch: scratch)
     }
 
     /// `init(_:in:…)` with arguments and extra variables given as bytes
     /// (they need not be UTF-8).
     init(bytes arguments: [[UInt8]], in directory: String, environment: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
-         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, scratch: Scratch) {
+         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
@@ -81,7 +83,7 @@ final class RWatch: @unchecked Sendable {
         // sh changes directory, then becomes rwatch (same pid), or under
         // `underShell` runs it as a child and stays.
         let script = underShell ? "cd \"$0\" && \"$@\"; exit $?" : "cd \"$0\" && exec \"$@\""
-        let command = ["/bin/sh", "-c", script, directory, Self.binDirectory + "/rwatch"].map { Array($0.utf8) } + arguments
+        let command = (["/bin/sh", "-c", script, directory] + wrapper + [Self.binDirectory + "/rwatch"]).map { Array($0.utf8) } + arguments
         var entries = env.map { Array("\($0.key)=\($0.value)".utf8) }
         for (name, value) in environmentBytes { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
         let cString: ([UInt8]) -> UnsafeMutablePointer<CChar>? = { bytes in

@@ -1,0 +1,106 @@
+import Glibc
+import Signals
+import Synchronization
+import SystemPackage
+
+/// What `FileWatcher` (and `Tail`) decided about how a path is watched,
+/// for the user to see: which backend reports a root, and the one warning
+/// when inotify runs out. Read them from `FileWatcher.notices`.
+///
+///     rwatch: polling /mnt/share (nfs4) every 500ms
+public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
+    /// Why a path is polled.
+    public enum PollReason: Sendable, Hashable {
+        /// `WatchBackend.poll` asked for it.
+        case requested
+        /// It lies on a mount of this type (`nfs4`, `fuse.sshfs`, …), where
+        /// inotify does not see changes made on the other side.
+        case fileSystem(String)
+        /// inotify ran out of watches (`fs.inotify.max_user_watches`).
+        case watchLimit(Int)
+        /// No inotify instance could be made (`fs.inotify.max_user_instances`
+        /// when `errno` is `EMFILE`).
+        case inotifyUnavailable(errno: Int32, instanceLimit: Int)
+    }
+
+    /// What was decided.
+    public enum Kind: Sendable, Hashable {
+        /// Changes of `path` come from inotify.
+        case inotify
+        /// `path` is polled, a pass every `interval`.
+        case polling(interval: Duration, reason: PollReason)
+    }
+
+    /// The watched root, mount or directory concerned.
+    public var path: FilePath
+    public var kind: Kind
+
+    public init(path: FilePath, kind: Kind) {
+        self.path = path
+        self.kind = kind
+    }
+
+    /// True for the fallback when inotify ran out: worth a line even when
+    /// the user asked for nothing.
+    public var isWarning: Bool {
+        switch kind {
+        case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable): return true
+        default: return false
+        }
+    }
+
+    /// One line, e.g. `polling /mnt/share (nfs4) every 500ms`.
+    public var description: String {
+        let shown = Quoted.path(path)
+        switch kind {
+        case .inotify:
+            return "watching \(shown) with inotify"
+        case .polling(let interval, .requested):
+            return "polling \(shown) every \(WatchNotice.format(interval))"
+        case .polling(let interval, .fileSystem(let type)):
+            return "polling \(shown) (\(type)) every \(WatchNotice.format(interval))"
+        case .polling(let interval, .watchLimit(let limit)):
+            return "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)): polling \(shown) and "
+                + "every other directory without a watch every \(WatchNotice.format(interval)); raise the limit with: "
+                + "sudo sysctl fs.inotify.max_user_watches=\(max(524_288, limit * 4))"
+        case .polling(let interval, .inotifyUnavailable(let code, let limit)):
+            if code == EMFILE {
+                return "inotify instance limit reached (fs.inotify.max_user_instances = \(limit)): polling \(shown) "
+                    + "every \(WatchNotice.format(interval)) instead; raise the limit with: "
+                    + "sudo sysctl fs.inotify.max_user_instances=\(max(1024, limit * 4))"
+            }
+            return "cannot start inotify (\(String(cString: strerror(code)))): polling \(shown) every "
+                + "\(WatchNotice.format(interval)) instead"
+        }
+    }
+
+    /// `500ms`, `2s`, `1.5s`.
+    public static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+        if milliseconds < 10_000 { return "\(milliseconds)ms" }
+        return "\(Double(milliseconds) / 1000)s"
+    }
+}
+
+extension FileWatcher {
+    private static let noticeSubject = PublishSubject<WatchNotice>()
+    private static let warned = Atomic<UInt8>(0)
+
+    /// Every `WatchNotice` from now on, on the thread that decided it (the
+    /// watcher's reader thread, or a tail follower's). Hot; nothing is
+    /// replayed. `RecipeRunner` prints the polling lines and warnings.
+    public static var notices: Signal<WatchNotice> { noticeSubject.asSignal() }
+
+    /// Announces `notice`. A warning goes out once per process and kind
+    /// (running out of watches, of instances): one line, not one per directory.
+    static func announce(_ notice: WatchNotice) {
+        if notice.isWarning {
+            let bit: UInt8
+            if case .polling(_, .watchLimit) = notice.kind { bit = 1 } else { bit = 2 }
+            guard warned.bitwiseOr(bit, ordering: .relaxed).oldValue & bit == 0 else { return }
+        }
+        noticeSubject.sendNext(notice)
+    }
+}
