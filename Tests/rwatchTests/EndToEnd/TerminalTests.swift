@@ -133,21 +133,41 @@ import TestSupport
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
         let session = try #require(TerminalSession())
-        // The command ignores the hang-up and outlives the terminal; when it
-        // ends, rwatch takes back a terminal that is gone.
-        let shell = start(["-w", "watched", "--", "sh", "-c", "trap '' HUP; while [ ! -e go ]; do sleep 0.05; done"], scratch, session, underShell: true)
+        // The command has ended: rwatch holds the terminal and waits for keys.
+        let shell = start(["-w", "watched", "--", "sh", "-c", "echo ran >> runs"], scratch, session, underShell: true)
         defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
         var rwatch: pid_t = 0
         #expect(eventually {
             rwatch = ProcessStat.children(of: shell.pid).first ?? 0
-            return rwatch != 0 && foregroundChild(of: rwatch) != nil
+            return rwatch != 0 && scratch.read("runs") == "ran\n" && session.output.contains("✓")
         }, "\(session.output)")
         defer { if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) } }
         session.hangUp()
-        #expect(eventually { !isAlive(shell.pid) || shell.exitStatus() != nil })
-        #expect(isAlive(rwatch))
-        scratch.write("go", "")
         #expect(eventually { !isAlive(rwatch) })
+    }
+
+    @Test func closingTheTerminalEndsRwatchAndACommandThatIgnoresTheHangUp() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        // The command holds the terminal and ignores the hang-up; nothing
+        // would ever end it but rwatch's stop sequence.
+        let shell = start(["-w", "watched", "--", "sh", "-c", "trap '' HUP; while :; do sleep 0.05; done"], scratch, session, underShell: true)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        var child: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            child = rwatch == 0 ? 0 : foregroundChild(of: rwatch) ?? 0
+            return child != 0
+        }, "\(session.output)")
+        defer {
+            if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) }
+            if child != 0 && isAlive(child) { kill(-child, SIGKILL) }
+        }
+        session.hangUp()
+        #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
     }
 
     @Test func underDashIKeysWorkWhileTheCommandRunsWithoutTheTerminal() throws {
