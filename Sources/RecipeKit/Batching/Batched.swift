@@ -22,3 +22,18 @@ extension Signal where Value == FileEvent {
         debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
     }
 }
+
+extension Signal where Value == [FileEvent] {
+    /// `batched` for events that come in arrays (`settlingVCS(of:)`): each
+    /// array is added to the open batch in one step, so a burst released
+    /// at once is never cut by the window closing half-way through it.
+    public func batched(
+        _ quiet: Duration = .milliseconds(50),
+        maxWait: Duration = .seconds(1),
+        scheduler: some Scheduler = QueueScheduler.recipe
+    ) -> Signal<ChangeBatch> {
+        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
+            for event in events { batch.add(event) }
+        }
+    }
+}

@@ -33,8 +33,10 @@ public struct ChangeBatch: Sendable, Hashable {
     /// its directory, a directory by itself. Nil for an empty batch.
     public var commonRoot: FilePath? {
         var common: [FilePath.Component]? = nil
+        // One pass over the events, not one per path: a checkout's batch holds thousands of each.
+        let directories = Set(events.lazy.filter(\.isDirectory).map(\.path))
         for path in paths {
-            let directory = isDirectory(path) ? path : path.removingLastComponent()
+            let directory = directories.contains(path) ? path : path.removingLastComponent()
             let components = Array(directory.components)
             guard let current = common else {
                 common = components
@@ -66,9 +68,5 @@ public struct ChangeBatch: Sendable, Hashable {
             kinds[event.path] = []
         }
         if kinds[event.path]!.insert(event.kind).inserted { events.append(event) }
-    }
-
-    private func isDirectory(_ path: FilePath) -> Bool {
-        events.contains { $0.path == path && $0.isDirectory }
     }
 }

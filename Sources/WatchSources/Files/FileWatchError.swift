@@ -16,6 +16,8 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
         case rootDeleted(FilePath)
         /// A glob in `WatchOptions` is malformed.
         case badGlob(pattern: String, problem: String)
+        /// An ignore or filter file of `WatchOptions` cannot be read.
+        case badRuleFile(path: FilePath, problem: String)
         /// inotify itself could not be set up (instance limit, no kernel support).
         case inotifyUnavailable(errno: Int32)
     }
@@ -42,6 +44,8 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
             return "watched path \(Quoted.path(path)) was deleted or moved away"
         case .badGlob(let pattern, let problem):
             return "bad glob \"\(pattern)\": \(problem)"
+        case .badRuleFile(let path, let problem):
+            return "cannot read \(Quoted.path(path)): \(problem)"
         case .inotifyUnavailable(let code):
             return "cannot start inotify: \(String(cString: strerror(code)))"
                 + (code == EMFILE ? " (raise fs.inotify.max_user_instances)" : "")

@@ -36,6 +36,8 @@ public enum FileWatcher {
     /// overflow.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
         let key = Key(paths: paths.map(FileSystem.absolute), options: options)
+        // Each subscriber must see what is there at its own start.
+        if options.reportsExisting { return source(key.paths, options) }
         return registry.withLock { signals in
             if let signal = signals[key] { return signal }
             let signal = source(key.paths, options).share()

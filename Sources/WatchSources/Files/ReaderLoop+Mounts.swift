@@ -53,14 +53,14 @@ extension ReaderLoop {
         let polled = client.polledSubtrees[index] ?? []
         if polled.contains(where: { $0 != path && FileSystem.relative(path, to: $0) != nil }) { return false }
         let parent = FileSystem.parent(path)
-        guard client.wantsDirectory(path), client.watched.contains(parent) || polled.contains(path) else { return false }
+        guard client.wantsDirectory(path, in: parent), client.watched.contains(parent) || polled.contains(path) else { return false }
         stopPolling(client, under: path)
         table.releaseTree(path, for: client, kernelDropped: false)
         guard FileSystem.kind(path) == .directory, let relative = FileSystem.relative(path, to: client.roots[index].path) else {
             return true
         }
         do {
-            _ = try walk(client, index, from: path, relative: relative.matchingText, mode: .silent)
+            _ = try walk(client, index, from: path, relative: relative, mode: .silent)
         } catch {
             fail(client, error)
         }

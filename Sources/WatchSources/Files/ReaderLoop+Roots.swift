@@ -12,6 +12,11 @@ extension ReaderLoop {
                 let hit = root.isFile ? FileSystem.parent(root.path) == directory : root.path == directory
                 if hit { rootLost(client, index, announced: false, kernelDropped: !moved) }
             }
+            // A directory of rule files went: its watch is gone with it.
+            if client.ruleDirectories.contains(directory) {
+                client.ruleDirectories.remove(directory)
+                table.release(directory, kernelDropped: !moved)
+            }
             // A directory watched for a waiting root's return went too: look higher up.
             if client.sentinels.contains(directory), !client.ended {
                 if !moved { table.markGone(directory) }
@@ -33,7 +38,7 @@ extension ReaderLoop {
         if root.isFile {
             if FileSystem.kind(watchedRoot) == .directory, client.options.onRootDeleted == .waitForReappearance {
                 client.roots[index].waiting = true
-                do { try table.acquire(watchedRoot, for: client, sentinel: true) } catch { fail(client, error) }
+                do { try table.acquire(watchedRoot, for: client, as: .sentinel) } catch { fail(client, error) }
                 return
             }
         }
@@ -67,7 +72,7 @@ extension ReaderLoop {
                 }
                 let heldBefore = client.sentinels.contains(ancestor)
                 do {
-                    guard try table.acquire(ancestor, for: client, sentinel: true) else {
+                    guard try table.acquire(ancestor, for: client, as: .sentinel) else {
                         if ancestor == "/" { break }
                         // Gone meanwhile (the climb goes on above it), or there but not watchable.
                         if FileSystem.kind(ancestor, follow: true) == .directory { unwatchable.insert(ancestor) }

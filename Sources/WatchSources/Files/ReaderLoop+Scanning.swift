@@ -4,7 +4,7 @@ import SystemPackage
 extension ReaderLoop {
     /// Watches `start` and every directory below it that `client` wants,
     /// reading ignore files on the way; returns the events `mode` asks for.
-    func walk(_ client: WatchClient, _ index: Int, from start: FilePath, relative: String, mode: WalkMode)
+    func walk(_ client: WatchClient, _ index: Int, from start: FilePath, relative: FilePath, mode: WalkMode)
         throws(FileWatchError) -> [FileEvent]
     {
         var events: [FileEvent] = []
@@ -32,13 +32,10 @@ extension ReaderLoop {
                 continue
             }
             guard let entries = FileSystem.entries(directory) else { continue }
-            if client.roots[index].filter.useVCSIgnore, entries.contains(where: { PathFilter.isIgnoreFile($0.name.matchingText) }) {
-                client.roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relativePath)
-            }
+            client.roots[index].filter.loadDirectory(relativePath, at: directory, names: entries.map(\.name))
             for entry in entries {
                 let path = FileSystem.join(directory, entry.name)
-                let name = entry.name.matchingText
-                let childRelative = relativePath.isEmpty ? name : relativePath + "/" + name
+                let childRelative = relativePath.appending(entry.name)
                 let filter = client.roots[index].filter
                 if entry.isDirectory, filter.watchesDirectory(childRelative) {
                     stack.append((path, childRelative))
@@ -64,13 +61,15 @@ extension ReaderLoop {
 
     /// A directory appeared at `path` (created or moved in): watch and scan
     /// it for every client that wants it; the scan reports what it holds.
-    func directoryAppeared(_ path: FilePath, kind: FileEvent.Kind, cookie: UInt32) {
+    func directoryAppeared(_ path: FilePath, in directory: FilePath, kind: FileEvent.Kind, cookie: UInt32) {
         for client in clients where client.deafSince == nil {
             var events: [FileEvent] = []
-            if client.reports(path, isDirectory: true) {
+            if client.reports(path, in: directory, isDirectory: true) {
                 events.append(FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie))
+            } else {
+                client.noteDropped(path, in: directory, isDirectory: true)
             }
-            if client.wantsDirectory(path), let (index, relative) = client.locate(path) {
+            if client.wantsDirectory(path, in: directory), let (index, relative) = client.locate(path) {
                 do {
                     events += try walk(client, index, from: path, relative: relative, mode: .reportAll)
                 } catch {
@@ -92,7 +91,7 @@ extension ReaderLoop {
         client.send([FileEvent(path: client.roots.first?.path ?? "/", kind: .overflow)])
         var events: [FileEvent] = []
         for directory in client.watched where FileSystem.kind(directory) != .directory {
-            if client.reports(directory, isDirectory: true) {
+            if client.reports(directory, in: nil, isDirectory: true) {
                 events.append(FileEvent(path: directory, kind: .deleted, isDirectory: true))
             }
             client.watched.remove(directory)

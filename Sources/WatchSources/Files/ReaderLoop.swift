@@ -11,6 +11,8 @@ import SystemPackage
 final class ReaderLoop {
     struct PendingMove {
         var path: FilePath
+        /// The watched directory it left.
+        var directory: FilePath
         var isDirectory: Bool
         var cookie: UInt32
     }
@@ -167,7 +169,14 @@ final class ReaderLoop {
                 client.roots[index].mountPoints = mounts.mountPoints(under: path)
             }
             do {
-                _ = try armRoot(client, index, mode: .silent)
+                if !client.roots[index].isFile {
+                    client.roots[index].filter.prepare()
+                    for directory in client.roots[index].filter.outsideDirectories {
+                        try table.acquire(directory, for: client, as: .rules)
+                    }
+                }
+                let found = try armRoot(client, index, mode: client.options.reportsExisting ? .reportAll : .silent)
+                if client.options.reportsExisting { client.send(found) }
             } catch {
                 return fail(client, error)
             }
@@ -194,9 +203,10 @@ final class ReaderLoop {
     func drop(_ client: WatchClient) {
         client.ended = true
         stopAllPolling(client)
-        for path in client.watched.union(client.sentinels) { table.release(path, kernelDropped: false) }
+        for path in client.allHeld { table.release(path, kernelDropped: false) }
         client.watched.removeAll()
         client.sentinels.removeAll()
+        client.ruleDirectories.removeAll()
         clients.removeAll { $0 === client }
     }
 
@@ -233,6 +243,7 @@ final class ReaderLoop {
         for move in pendingMoves { movedOut(move) }
         pendingMoves.removeAll()
         lastIdle = FileSystem.now()
+        runPendingReplans()
     }
 
     func expireHeldEvents() {
@@ -265,53 +276,57 @@ final class ReaderLoop {
         }
         let path = FileSystem.join(directory, name)
         let isDirectory = record.has(InotifyRecord.isDirectory)
-        if PathFilter.isIgnoreFile(name.matchingText) {
-            for client in clients {
-                client.reloadIgnoreFiles(in: directory)
-                refreshPollFilters(client, below: directory)
-            }
+        // Cheap looks first: most records are of no rule file.
+        if PathFilter.isRuleFileName(name) || clients.contains(where: { $0.ruleDirectories.contains(directory) }) {
+            ruleFileMayHaveChanged(path)
+            for client in clients { refreshPollFilters(client, below: directory) }
         }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
             rootCandidateAppeared(path)
             if isDirectory {
-                directoryAppeared(path, kind: .created, cookie: 0)
+                directoryAppeared(path, in: directory, kind: .created, cookie: 0)
             } else {
-                route(FileEvent(path: path, kind: .created))
+                route(FileEvent(path: path, kind: .created), from: directory)
             }
         } else if record.has(InotifyRecord.movedFrom) {
             scanned.remove(path)
-            pendingMoves.append(PendingMove(path: path, isDirectory: isDirectory, cookie: record.cookie))
+            pendingMoves.append(PendingMove(path: path, directory: directory, isDirectory: isDirectory, cookie: record.cookie))
         } else if record.has(InotifyRecord.movedTo) {
             if let index = pendingMoves.firstIndex(where: { $0.cookie == record.cookie }) {
                 let from = pendingMoves.remove(at: index)
-                movedWithin(from, to: path)
+                movedWithin(from, to: path, in: directory)
             } else {
                 if scanned.remove(path) != nil { return }
                 rootCandidateAppeared(path)
                 if isDirectory {
-                    directoryAppeared(path, kind: .movedTo, cookie: record.cookie)
+                    directoryAppeared(path, in: directory, kind: .movedTo, cookie: record.cookie)
                 } else {
-                    route(FileEvent(path: path, kind: .movedTo, cookie: record.cookie))
+                    route(FileEvent(path: path, kind: .movedTo, cookie: record.cookie), from: directory)
                 }
             }
         } else if record.has(InotifyRecord.delete) {
             scanned.remove(path)
             if isDirectory { releaseTree(path, kernelDropped: true) }
-            route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), fileRootMayVanish: true)
+            route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), from: directory, fileRootMayVanish: true)
         } else if record.has(InotifyRecord.modify) {
-            route(FileEvent(path: path, kind: .modified, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .modified, isDirectory: isDirectory), from: directory)
         } else if record.has(InotifyRecord.closeWrite) {
-            route(FileEvent(path: path, kind: .closedWrite, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .closedWrite, isDirectory: isDirectory), from: directory)
         } else if record.has(InotifyRecord.attrib) {
-            route(FileEvent(path: path, kind: .attributes, isDirectory: isDirectory))
+            route(FileEvent(path: path, kind: .attributes, isDirectory: isDirectory), from: directory)
         }
     }
 
-    /// Sends `event` to every client that reports its path. A watched single
-    /// file that is deleted is held briefly: an editor may be re-creating it.
-    func route(_ event: FileEvent, fileRootMayVanish: Bool = false) {
-        for client in clients where client.reports(event.path, isDirectory: event.isDirectory) {
+    /// Sends `event`, read from the watch on `directory`, to every client
+    /// that reports its path. A watched single file that is deleted is held
+    /// briefly: an editor may be re-creating it.
+    func route(_ event: FileEvent, from directory: FilePath, fileRootMayVanish: Bool = false) {
+        for client in clients {
+            guard client.reports(event.path, in: directory, isDirectory: event.isDirectory) else {
+                client.noteDropped(event.path, in: directory, isDirectory: event.isDirectory)
+                continue
+            }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
                 deliverChecked(client.coalescer.hold(event, now: FileSystem.now()), to: client)
             } else {
@@ -321,7 +336,7 @@ final class ReaderLoop {
     }
 
     /// A rename whose both halves were seen.
-    func movedWithin(_ from: PendingMove, to path: FilePath) {
+    func movedWithin(_ from: PendingMove, to path: FilePath, in directory: FilePath) {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
         if from.isDirectory {
@@ -330,8 +345,8 @@ final class ReaderLoop {
         }
         if from.isDirectory { table.rename(from.path, to: path, in: clients.filter { $0.deafSince == nil }) }
         for (position, client) in clients.enumerated() where client.deafSince == nil {
-            let fromReported = client.reports(from.path, isDirectory: from.isDirectory)
-            let toReported = client.reports(path, isDirectory: from.isDirectory)
+            let fromReported = client.reports(from.path, in: from.directory, isDirectory: from.isDirectory)
+            let toReported = client.reports(path, in: directory, isDirectory: from.isDirectory)
             let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
             let target = FileEvent(path: path, kind: .movedTo, isDirectory: from.isDirectory, cookie: cookie)
             var events: [FileEvent] = []
@@ -352,7 +367,7 @@ final class ReaderLoop {
                 break
             }
             if from.isDirectory {
-                let wants = client.wantsDirectory(path)
+                let wants = client.wantsDirectory(path, in: directory)
                 if watchedBefore[position], !wants {
                     table.releaseTree(path, for: client, kernelDropped: false)
                 } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
@@ -373,7 +388,7 @@ final class ReaderLoop {
     func movedOut(_ move: PendingMove) {
         if move.isDirectory { releaseTree(move.path, kernelDropped: false) }
         let event = FileEvent(path: move.path, kind: .movedFrom, isDirectory: move.isDirectory, cookie: move.cookie)
-        route(event, fileRootMayVanish: true)
+        route(event, from: move.directory, fileRootMayVanish: true)
     }
 
     /// Delivers through the client's save coalescer.

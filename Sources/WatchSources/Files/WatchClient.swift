@@ -32,6 +32,12 @@ final class WatchClient: @unchecked Sendable {
     var watched: Set<FilePath> = []
     /// Directories watched only to notice a deleted root coming back.
     var sentinels: Set<FilePath> = []
+    /// Directories outside the trees watched for the rule files they hold.
+    var ruleDirectories: Set<FilePath> = []
+    /// Subtrees (root index, path relative to it) to walk again once the
+    /// queue is read: a rule file changed, and what it no longer ignores
+    /// must be watched.
+    var pendingReplans: [(root: Int, relative: FilePath)] = []
     var coalescer = SaveCoalescer()
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
@@ -48,34 +54,87 @@ final class WatchClient: @unchecked Sendable {
         self.id = id
         self.options = options
         self.observer = observer
-        let filter = PathFilter(options)
-        roots = paths.map { Root(path: $0, isFile: false, filter: filter) }
+        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+    }
+
+    /// Every directory this client holds a watch on, for whatever reason.
+    var allHeld: Set<FilePath> { watched.union(sentinels).union(ruleDirectories) }
+
+    func holds(_ directory: FilePath, as hold: WatchTable.Hold) -> Bool {
+        switch hold {
+        case .tree: return watched.contains(directory)
+        case .sentinel: return sentinels.contains(directory)
+        case .rules: return ruleDirectories.contains(directory)
+        }
+    }
+
+    func insert(_ directory: FilePath, as hold: WatchTable.Hold) {
+        switch hold {
+        case .tree: watched.insert(directory)
+        case .sentinel: sentinels.insert(directory)
+        case .rules: ruleDirectories.insert(directory)
+        }
     }
 
     /// The root index and relative path of `path`, if this client covers
-    /// it. The relative path is text for the filter's globs and ignore
-    /// rules (`matchingText`), never a path to hand on.
-    func locate(_ path: FilePath) -> (root: Int, relative: String)? {
+    /// it (the empty path for a root itself).
+    func locate(_ path: FilePath) -> (root: Int, relative: FilePath)? {
         for (index, root) in roots.enumerated() where !root.waiting {
             if root.isFile {
-                if path == root.path { return (index, "") }
-            } else if let relative = FileSystem.relativeText(path, to: root.path) {
+                if path == root.path { return (index, FilePath()) }
+            } else if let relative = Self.relative(path, to: root.path) {
                 return (index, relative)
             }
         }
         return nil
     }
 
-    /// Whether `path` is a directory this client wants watched.
-    func wantsDirectory(_ path: FilePath) -> Bool {
-        guard let (index, relative) = locate(path), !roots[index].isFile else { return false }
+    /// `path` below `root` by comparing bytes (what every event pays; the
+    /// same answer as `FileSystem.relative` for absolute, normalized paths).
+    private static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
+        root.withBytes { rootBytes in
+            path.withBytes { bytes -> FilePath? in
+                if rootBytes.count == 1, rootBytes[0] == UInt8(ascii: "/") {
+                    return bytes.count > 1 ? FilePath(bytes: bytes.dropFirst()) : FilePath()
+                }
+                guard bytes.count >= rootBytes.count, bytes.starts(with: rootBytes) else { return nil }
+                if bytes.count == rootBytes.count { return FilePath() }
+                guard bytes[rootBytes.count] == UInt8(ascii: "/") else { return nil }
+                return FilePath(bytes: bytes[(rootBytes.count + 1)...])
+            }
+        }
+    }
+
+    /// Whether `path`, found in the watched `directory`, is a directory this
+    /// client wants watched. Only a directory in one of its own watched
+    /// directories can be: a watch is shared, and another client may watch
+    /// a directory this one ignores.
+    func wantsDirectory(_ path: FilePath, in directory: FilePath) -> Bool {
+        guard watched.contains(directory), let (index, relative) = locate(path), !roots[index].isFile else { return false }
         return roots[index].filter.watchesDirectory(relative)
     }
 
-    /// Whether a change of `path` is reported to this client.
-    func reports(_ path: FilePath, isDirectory: Bool) -> Bool {
+    /// Whether the directory at `relative` below root `index` is wanted.
+    func wantsDirectoryRelative(_ index: Int, _ relative: FilePath) -> Bool {
+        roots[index].filter.watchesDirectory(relative)
+    }
+
+    /// Whether a change of `path`, read from the watch on `directory`, is
+    /// reported to this client: that directory is one of its own (not one
+    /// only another client watches; nil skips the check), and its root's
+    /// filter reports the path.
+    func reports(_ path: FilePath, in directory: FilePath?, isDirectory: Bool) -> Bool {
+        if let directory, !watched.contains(directory) { return false }
         guard let (index, relative) = locate(path) else { return false }
         return roots[index].filter.reports(relative, isDirectory: isDirectory)
+    }
+
+    /// Under `-v` (a `Diagnostics` sink installed), says which rule dropped
+    /// a change of `path`; one atomic load otherwise.
+    func noteDropped(_ path: FilePath, in directory: FilePath, isDirectory: Bool) {
+        guard Diagnostics.isEnabled, watched.contains(directory), let (index, relative) = locate(path),
+              let reason = roots[index].filter.ignoreReason(relative, isDirectory: isDirectory) else { return }
+        Diagnostics.verbose("ignored \(Quoted.path(path)): \(reason)")
     }
 
     /// The root whose path is exactly `path`.
@@ -83,15 +142,11 @@ final class WatchClient: @unchecked Sendable {
         roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
-    /// Re-reads the ignore files of directory `directory` when it is in this client's tree.
-    func reloadIgnoreFiles(in directory: FilePath) {
-        guard let (index, relative) = locate(directory), !roots[index].isFile else { return }
-        roots[index].filter.loadIgnoreFiles(in: directory, relativePath: relative)
-    }
-
-    /// Delivers events, unless ended or (in tests) deafened.
+    /// Delivers events of the kinds asked for, unless ended or (in tests) deafened.
     func send(_ events: [FileEvent]) {
         guard !ended, deafSince == nil else { return }
-        for event in events { observer.sendNext(event) }
+        for event in events where event.kind == .overflow || options.kinds.contains(event.kind) {
+            observer.sendNext(event)
+        }
     }
 }

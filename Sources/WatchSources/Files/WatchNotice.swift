@@ -3,9 +3,9 @@ import Signals
 import Synchronization
 import SystemPackage
 
-/// What `FileWatcher` (and `Tail`) decided about how a path is watched,
-/// for the user to see: which backend reports a root, and the one warning
-/// when inotify runs out. Read them from `FileWatcher.notices`.
+/// What `FileWatcher` (and `Tail`) tells a person that is not a change:
+/// which backend reports a root, the one warning when inotify runs out, a
+/// rule file it skipped. Read them from `FileWatcher.notices`.
 ///
 ///     rwatch: polling /mnt/share (nfs4) every 500ms
 public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
@@ -29,6 +29,10 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
         case inotify
         /// `path` is polled, a pass every `interval`.
         case polling(interval: Duration, reason: PollReason)
+        /// A problem with `path` worth one line, said once until its cause
+        /// goes away: an ignore file that is a FIFO, a device or larger
+        /// than 1 MiB, say.
+        case warning(String)
     }
 
     /// The watched root, mount or directory concerned.
@@ -44,8 +48,8 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     /// the user asked for nothing.
     public var isWarning: Bool {
         switch kind {
-        case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable): return true
-        default: return false
+        case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable), .warning: return true
+        case .inotify, .polling: return false
         }
     }
 
@@ -55,6 +59,8 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .inotify:
             return "watching \(shown) with inotify"
+        case .warning(let text):
+            return text
         case .polling(let interval, .requested):
             return "polling \(shown) every \(WatchNotice.format(interval))"
         case .polling(let interval, .fileSystem(let type)):
@@ -96,11 +102,31 @@ extension FileWatcher {
     /// Announces `notice`. A warning goes out once per process and kind
     /// (running out of watches, of instances): one line, not one per directory.
     static func announce(_ notice: WatchNotice) {
-        if notice.isWarning {
+        switch notice.kind {
+        case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable):
             let bit: UInt8
             if case .polling(_, .watchLimit) = notice.kind { bit = 1 } else { bit = 2 }
             guard warned.bitwiseOr(bit, ordering: .relaxed).oldValue & bit == 0 else { return }
+        default:
+            break
         }
         noticeSubject.sendNext(notice)
+    }
+}
+
+/// The memory that makes each `.warning` come once until its cause goes away.
+enum WatchNotices {
+    private static let warned = Locked<Set<FilePath>>([])
+
+    /// Announces `message` about `key` unless a warning about `key` was
+    /// announced and not cleared since.
+    static func warnOnce(about key: FilePath, _ message: String) {
+        guard warned.withLock({ $0.insert(key).inserted }) else { return }
+        FileWatcher.announce(WatchNotice(path: key, kind: .warning(message)))
+    }
+
+    /// `key` is fine again: a later problem with it is worth a warning.
+    static func clearWarning(about key: FilePath) {
+        _ = warned.withLock { $0.remove(key) }
     }
 }

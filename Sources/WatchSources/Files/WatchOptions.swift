@@ -1,10 +1,15 @@
+import SystemPackage
+
 /// Which paths under the watched roots `FileWatcher` reports, and what it
 /// does when a root disappears.
 ///
-/// Globs match paths relative to the watched root; a glob without `/`
-/// matches the file name at any depth (`*.swift`), `**` matches any number
-/// of directories (`Sources/**/*.swift`). Excluded and ignored directories
-/// are not watched at all.
+/// Globs match paths relative to the watched root (`Glob`); a glob without
+/// `/` matches the file name at any depth (`*.swift`), `**` matches any
+/// number of directories (`Sources/**/*.swift`), `{a,b}` either. Ignored
+/// directories are not watched at all. Git's ignore rules are read as git
+/// reads them (`.gitignore` from the repository's top down, `.ignore`,
+/// `info/exclude`, the global excludes file), and read again when one of
+/// those files changes.
 public struct WatchOptions: Sendable, Hashable {
     /// Globs a path must match to be reported; empty reports everything.
     public var include: [String]
@@ -12,17 +17,33 @@ public struct WatchOptions: Sendable, Hashable {
     public var exclude: [String]
     /// File extensions without the dot (`"swift"`, `"md"`); empty means any.
     public var extensions: [String]
-    /// Honor `.gitignore` and `.ignore` files in the watched trees.
+    /// Honor `.gitignore`, `.ignore`, `info/exclude` and the global excludes file.
     public var useVCSIgnore: Bool
-    /// Ignore `.git`, `.hg`, `.svn`, `.build` and editors' swap, backup and temporary files.
+    /// Ignore version-control directories, `.build`, `__pycache__`, `*.py[co]`,
+    /// `.DS_Store` and editors' swap, backup and temporary files.
     public var useDefaultIgnore: Bool
     /// What to do when a watched root is deleted.
     public var onRootDeleted: RootDeletion
     /// inotify, polling, or (the default) each where it works.
     public var backend: WatchBackend
+    /// Watch below the roots (true), or only the roots' own entries.
+    public var recursive: Bool
+    /// Files of exclude globs, one per line (`#` comments), like `exclude`.
+    public var ignoreFiles: [String]
+    /// Files of include globs, one per line (`#` comments), like `include`.
+    public var filterFiles: [String]
+    /// The kinds of change reported; an `overflow` always is.
+    public var kinds: Set<FileEvent.Kind>
     /// Tests only: pretend `fs.inotify.max_user_watches` allows this many
     /// watches for this watch, to exercise the limit error without root.
     var watchBudget: Int? = nil
+    /// Report what the roots hold when the watch starts, as `created`, from
+    /// the reader thread before any later change (each subscription then
+    /// has its own registration).
+    var reportsExisting = false
+
+    /// Every kind of change.
+    public static let allKinds: Set<FileEvent.Kind> = [.created, .modified, .closedWrite, .deleted, .movedFrom, .movedTo, .attributes, .overflow]
 
     /// Options with every default: everything reported, VCS and default ignores on.
     public init(
@@ -32,7 +53,11 @@ public struct WatchOptions: Sendable, Hashable {
         useVCSIgnore: Bool = true,
         useDefaultIgnore: Bool = true,
         onRootDeleted: RootDeletion = .fail,
-        backend: WatchBackend = .auto
+        backend: WatchBackend = .auto,
+        recursive: Bool = true,
+        ignoreFiles: [String] = [],
+        filterFiles: [String] = [],
+        kinds: Set<FileEvent.Kind> = WatchOptions.allKinds
     ) {
         self.include = include
         self.exclude = exclude
@@ -41,6 +66,10 @@ public struct WatchOptions: Sendable, Hashable {
         self.useDefaultIgnore = useDefaultIgnore
         self.onRootDeleted = onRootDeleted
         self.backend = backend
+        self.recursive = recursive
+        self.ignoreFiles = ignoreFiles
+        self.filterFiles = filterFiles
+        self.kinds = kinds
     }
 
     /// Options that report only paths matching one of `globs`.
@@ -50,11 +79,20 @@ public struct WatchOptions: Sendable, Hashable {
         WatchOptions(include: globs)
     }
 
-    /// These options, after checking every glob; throws
-    /// `FileWatchError` (`.badGlob`) naming the first malformed one.
+    /// These options, after checking every glob and reading every ignore
+    /// and filter file; throws `FileWatchError` (`.badGlob` naming the
+    /// first malformed glob and, in a file, its line; `.badRuleFile` for a
+    /// file that cannot be read).
     public func validated() throws -> WatchOptions {
         for pattern in include + exclude {
             _ = try Glob(pattern)
+        }
+        for path in ignoreFiles + filterFiles {
+            switch RuleFileReader.read(FilePath(path)) {
+            case .contents(let bytes): _ = try IgnoreFile.globs(bytes, path: FileSystem.absolute(FilePath(path)))
+            case .missing: throw FileWatchError(.badRuleFile(path: FilePath(path), problem: "no such file"))
+            case .skipped(let why): throw FileWatchError(.badRuleFile(path: FilePath(path), problem: why))
+            }
         }
         return self
     }

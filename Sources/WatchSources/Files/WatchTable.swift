@@ -35,14 +35,24 @@ struct WatchTable {
         watches[directory]?.gone = true
     }
 
-    /// Makes `client` hold a watch on `directory` (as a tree directory, or
-    /// as a sentinel waiting for a root); false when the directory vanished
-    /// first. A root's failure, and running out of watches, throw.
+    /// Why a client holds a watch.
+    enum Hold {
+        /// A directory of its tree.
+        case tree
+        /// A directory watched for a waiting root to come back.
+        case sentinel
+        /// A directory outside the tree holding a rule file (an ancestor's
+        /// `.gitignore`, `info/exclude`, an ignore file).
+        case rules
+    }
+
+    /// Makes `client` hold a watch on `directory`; false when the directory
+    /// vanished first. A root's failure, and running out of watches, throw.
     @discardableResult
-    mutating func acquire(_ directory: FilePath, for client: WatchClient, isRoot: Bool = false, sentinel: Bool = false)
+    mutating func acquire(_ directory: FilePath, for client: WatchClient, isRoot: Bool = false, as hold: Hold = .tree)
         throws(FileWatchError) -> Bool
     {
-        if sentinel ? client.sentinels.contains(directory) : client.watched.contains(directory) { return true }
+        if client.holds(directory, as: hold) { return true }
         if let budget = client.options.watchBudget, client.watched.count >= budget {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
@@ -60,7 +70,7 @@ struct WatchTable {
             }
         }
         watches[directory]!.holders += 1
-        if sentinel { client.sentinels.insert(directory) } else { client.watched.insert(directory) }
+        client.insert(directory, as: hold)
         return true
     }
 

@@ -13,7 +13,7 @@ struct OutputFlags: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Colour status lines: auto (a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: Terminal.ColorChoice = .auto
 
-    @Flag(name: [.customShort("v"), .long], help: "Say why each run happens: the events and paths behind it.")
+    @Flag(name: [.customShort("v"), .long], help: "Say why each run happens (the events and paths behind it) and which ignore rule dropped a change.")
     var verbose = false
 
     @Option(name: .customLong("log-file"), help: ArgumentHelp("Append rwatch's status lines and verbose diagnostics to this file, with timestamps.", valueName: "file"), completion: .file())

@@ -15,21 +15,60 @@ struct WatchFlags: ParsableArguments {
     @Option(name: [.customShort("i"), .long], help: ArgumentHelp("Ignore paths matching this glob (repeatable).", valueName: "glob"))
     var ignore: [String] = []
 
-    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore and .ignore files.")
+    @Option(name: .customLong("ignore-file"), help: ArgumentHelp("Ignore paths matching the globs in this file, one per line (repeatable).", valueName: "file"), completion: .file())
+    var ignoreFile: [String] = []
+
+    @Option(name: .customLong("filter-file"), help: ArgumentHelp("Only paths matching a glob in this file, one per line (repeatable).", valueName: "file"), completion: .file())
+    var filterFile: [String] = []
+
+    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore, .ignore, info/exclude or git's global excludes file.")
     var noVCSIgnore = false
 
-    @Flag(name: .customLong("no-default-ignore"), help: "Also watch .git, .hg, .svn, .build and editor swap/backup files.")
+    @Flag(name: .customLong("no-default-ignore"), help: "Also watch VCS directories, __pycache__, *.pyc and editor swap, backup and temp files.")
     var noDefaultIgnore = false
 
     /// `--watch-backend`, `--poll[=INTERVAL]`.
     @OptionGroup var backend: BackendOptions
 
-    /// Every glob must compile; the error names the first that does not.
+    @Option(name: .customLong("fs-events"), help: ArgumentHelp("Only these kinds of change, comma separated: create, modify, delete, rename, attrib (default all).", valueName: "kinds"))
+    var fsEvents: [String] = []
+
+    @Flag(name: .customLong("no-meta"), help: "Ignore attribute-only changes (touch without writing, chmod).")
+    var noMeta = false
+
+    /// What `--fs-events` names may be, and the kinds each stands for.
+    static let eventKinds: [String: Set<FileEvent.Kind>] = [
+        "create": [.created], "modify": [.modified, .closedWrite], "delete": [.deleted],
+        "rename": [.movedFrom, .movedTo], "attrib": [.attributes],
+    ]
+
+    /// Every glob and ignore file must be usable, every `--fs-events` name
+    /// known; the error names the first that is not.
     func validate() throws {
+        _ = try kinds
         do {
             _ = try watchOptions.validated()
         } catch {
             throw ValidationError("\(error)")
+        }
+    }
+
+    /// The kinds of change `--fs-events` and `--no-meta` leave.
+    var kinds: Set<FileEvent.Kind> {
+        get throws {
+            var kinds = WatchOptions.allKinds
+            let names = fsEvents.flatMap { $0.split(separator: ",") }.map { String($0).trimmingCharacters().lowercased() }.filter { !$0.isEmpty }
+            if !names.isEmpty {
+                kinds = [.overflow]
+                for name in names {
+                    guard let named = WatchFlags.eventKinds[name] else {
+                        throw ValidationError("--fs-events: unknown kind \(Quoted.path(name)) (create, modify, delete, rename, attrib)")
+                    }
+                    kinds.formUnion(named)
+                }
+            }
+            if noMeta { kinds.remove(.attributes) }
+            return kinds
         }
     }
 
@@ -44,7 +83,25 @@ struct WatchFlags: ParsableArguments {
         options.useVCSIgnore = !noVCSIgnore
         options.useDefaultIgnore = !noDefaultIgnore
         options.backend = backend.backend
+        options.ignoreFiles = ignoreFile
+        options.filterFiles = filterFile
+        options.kinds = (try? kinds) ?? WatchOptions.allKinds
         return options
+    }
+
+    /// The events of `recursive` paths (every directory below them too) and
+    /// `nonRecursive` ones (their own entries only), absolute; the current
+    /// directory when both are empty.
+    func changes(recursive: [FilePath], nonRecursive: [FilePath]) -> (paths: [FilePath], events: Signal<FileEvent>) {
+        let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
+        var signals: [Signal<FileEvent>] = []
+        if !deep.isEmpty { signals.append(FileWatcher.watch(deep, options: watchOptions)) }
+        if !nonRecursive.isEmpty {
+            var options = watchOptions
+            options.recursive = false
+            signals.append(FileWatcher.watch(nonRecursive, options: options))
+        }
+        return (deep + nonRecursive, signals.count == 1 ? signals[0] : Signal.merge(signals))
     }
 
     /// Throws a usage error naming the first of `paths` that does not

@@ -19,8 +19,11 @@ struct Events: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Files or directories to watch, recursively.", valueName: "path"), completion: .file())
-    var paths: [String] = ["."]
+    @Argument(help: ArgumentHelp("Files or directories to watch, recursively (default .).", valueName: "path"), completion: .file())
+    var paths: [String] = []
+
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"), completion: .directory)
+    var watchNonRecursive: [String] = []
 
     @Flag(help: "One JSON object per line.")
     var json = false
@@ -32,14 +35,14 @@ struct Events: ParsableCommand {
     var output: OutputFlags
 
     func validate() throws {
-        try WatchFlags.checkExist(paths)
+        try WatchFlags.checkExist(paths + watchNonRecursive)
     }
 
     func run() throws {
         try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
-        let events = FileWatcher.watch(RawArguments.paths(paths).map(FileSystem.absolute), options: files.watchOptions).map { event in
+        let events = files.changes(recursive: RawArguments.paths(paths).map(FileSystem.absolute), nonRecursive: RawArguments.paths(watchNonRecursive).map(FileSystem.absolute)).events.map { event in
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }

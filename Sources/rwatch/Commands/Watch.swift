@@ -28,6 +28,9 @@ struct Watch: ParsableCommand {
     @Option(name: [.customShort("w"), .long], help: ArgumentHelp("A file or directory to watch, recursively (repeatable; default .).", valueName: "path"), completion: .file())
     var watch: [String] = []
 
+    @Option(name: [.customShort("W"), .customLong("watch-non-recursive")], help: ArgumentHelp("A directory to watch without its subdirectories (repeatable).", valueName: "path"), completion: .directory)
+    var watchNonRecursive: [String] = []
+
     @OptionGroup(title: "Which changes count")
     var files: WatchFlags
 
@@ -39,6 +42,9 @@ struct Watch: ParsableCommand {
 
     @Option(name: .customLong("delay-run"), help: ArgumentHelp("Wait this long before each run, after the debounce (default 0).", valueName: "duration"), transform: DurationParser.parse)
     var delayRun: Duration = .zero
+
+    @Flag(name: .customLong("no-vcs-settle"), help: "Run even while git or hg is rewriting the tree (index.lock, rebase, merge, cherry-pick, .hg/wlock).")
+    var noVCSSettle = false
 
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
@@ -68,7 +74,7 @@ struct Watch: ParsableCommand {
 
     mutating func validate() throws {
         command = try CommandWords.command(from: command, of: Self.self)
-        try WatchFlags.checkExist(watch)
+        try WatchFlags.checkExist(watch + watchNonRecursive)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
         }
@@ -83,21 +89,29 @@ struct Watch: ParsableCommand {
         }
     }
 
-    /// The watched paths, absolute, as typed (bytes, see `RawArguments`).
-    var paths: [FilePath] { RawArguments.paths(watch.isEmpty ? ["."] : watch).map(FileSystem.absolute) }
+    /// The paths watched recursively, absolute, as typed (bytes, see
+    /// `RawArguments`); `.` when no path is given with -w or -W.
+    var paths: [FilePath] {
+        RawArguments.paths(watch.isEmpty && watchNonRecursive.isEmpty ? ["."] : watch).map(FileSystem.absolute)
+    }
 
-    /// The ad-hoc job as a recipe: watch, batch, (wait,) run; once, or
-    /// until a run fails, if asked.
+    /// The paths watched without recursion, absolute, as typed.
+    var nonRecursivePaths: [FilePath] { RawArguments.paths(watchNonRecursive).map(FileSystem.absolute) }
+
+    /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
+    /// once, or until a run fails, if asked.
     func recipe() throws -> Recipe {
-        let paths = paths
-        let options = files.watchOptions
+        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths)
         let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
             (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
         // The command's words as typed: a path in them need not be UTF-8.
         let words = RawArguments.trailing(command)
         let run = try running.runOptions(statusLines: !output.quiet)
+        let settle = !noVCSSettle
         return Recipe("ad-hoc", command.joined(separator: " ")) {
-            let batches = FileWatcher.watch(paths, options: options).batched(debounce, maxWait: maxWait)
+            let batches = settle
+                ? watched.events.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
+                : watched.events.batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(words, onBusy: policy, options: run)
@@ -114,7 +128,7 @@ struct Watch: ParsableCommand {
     func run() throws {
         if command.isEmpty { try NoCommand.run() }
         try output.apply()
-        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, options: files.watchOptions)) }
+        if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
         Glibc.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
     }
 }

@@ -3,11 +3,19 @@ import RecipeKit
 /// The verbose line that says what a watch covers, before anything runs.
 enum WatchPlan {
     /// `watching /src, /docs (recursive); only *.swift; ignoring *.tmp; .gitignore rules on; default ignores on`.
-    static func describe(paths: [FilePath], options: WatchOptions) -> String {
-        var parts = ["watching " + paths.map { Quoted.path($0) }.joined(separator: ", ") + " (recursive)"]
+    static func describe(paths: [FilePath], nonRecursive: [FilePath] = [], options: WatchOptions) -> String {
+        var watched: [String] = []
+        if !paths.isEmpty { watched.append(paths.map { Quoted.path($0) }.joined(separator: ", ") + " (recursive)") }
+        if !nonRecursive.isEmpty { watched.append(nonRecursive.map { Quoted.path($0) }.joined(separator: ", ") + " (not recursive)") }
+        var parts = ["watching " + watched.joined(separator: ", ")]
         if !options.extensions.isEmpty { parts.append("only extensions " + options.extensions.joined(separator: ",")) }
         if !options.include.isEmpty { parts.append("only " + options.include.map(Quoted.path).joined(separator: ", ")) }
         if !options.exclude.isEmpty { parts.append("ignoring " + options.exclude.map(Quoted.path).joined(separator: ", ")) }
+        if !options.ignoreFiles.isEmpty { parts.append("ignore files " + options.ignoreFiles.map(Quoted.path).joined(separator: ", ")) }
+        if !options.filterFiles.isEmpty { parts.append("filter files " + options.filterFiles.map(Quoted.path).joined(separator: ", ")) }
+        if options.kinds != WatchOptions.allKinds {
+            parts.append("only " + options.kinds.subtracting([.overflow]).map(\.rawValue).sorted().joined(separator: ",") + " events")
+        }
         parts.append(".gitignore/.ignore rules " + (options.useVCSIgnore ? "on" : "off"))
         parts.append("default ignores " + (options.useDefaultIgnore ? "on" : "off"))
         return parts.joined(separator: "; ")

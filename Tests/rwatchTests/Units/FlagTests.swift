@@ -135,7 +135,8 @@ import TestSupport
         #expect(events.json)
         #expect(events.output.verbose)
         #expect(events.paths == ["/tmp"])
-        #expect(try #require(try RootCommand.parseAsRoot(["events"]) as? Events).paths == ["."])
+        // No path given: `.` is watched, unless only -W paths are (`WatchFlags.changes`).
+        #expect(try #require(try RootCommand.parseAsRoot(["events"]) as? Events).paths == [])
     }
 
     @Test func tailLineCounts() throws {

@@ -77,7 +77,7 @@ extension PollJob {
     /// from what the snapshot `index` holds (appeared, vanished, changed).
     func ignoreFilesChanged(_ descriptor: Int32, _ index: Int32) -> Bool {
         let directory = tree[index]
-        for name in PathFilter.ignoreFileNames {
+        for name in PathFilter.ruleFileNames.map(\.string) {
             var info = stat()
             let exists = fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
             let bytes = Array(name.utf8)
@@ -102,13 +102,13 @@ extension PollJob {
         var path = Array(relative)
         if !path.isEmpty { path.append(UInt8(ascii: "/")) }
         path.append(contentsOf: name)
-        let text = String(decoding: path, as: UTF8.self)
+        let relativePath = FilePath(bytes: path)
         if isDirectory {
-            guard filter.watchesDirectory(text) else { return [.directory, .skipped] }
-            return filter.reports(text, isDirectory: true) ? [.directory, .reported] : [.directory]
+            guard filter.watchesDirectory(relativePath) else { return [.directory, .skipped] }
+            return filter.reports(relativePath, isDirectory: true) ? [.directory, .reported] : [.directory]
         }
-        let reported = filter.reports(text, isDirectory: false)
-        let ignoreFile = filter.useVCSIgnore && PathFilter.isIgnoreFile(String(decoding: name, as: UTF8.self))
+        let reported = filter.reports(relativePath, isDirectory: false)
+        let ignoreFile = filter.useVCSIgnore && relativePath.lastComponent.map(PathFilter.isRuleFileName) == true
         if !reported && !ignoreFile { return .skipped }
         var flags: PollEntry.Flags = reported ? .reported : []
         if ignoreFile { flags.insert(.ignoreFile) }
@@ -172,9 +172,7 @@ private struct DirectoryScan {
             let directory = job.tree[index]
             let recheck = item.mustList || directory.hasIgnoreFile
             if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
-                job.filter.loadIgnoreFiles(
-                    in: FilePath(bytes: item.path.dropLast()),
-                    relativePath: String(decoding: item.relative, as: UTF8.self))
+                job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
                 if !job.reloadIgnoreFiles { job.bumpGeneration() }
                 restate = true
             }
@@ -528,9 +526,7 @@ private struct DirectoryScan {
         if rulesChanged, job.filter.useVCSIgnore {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
-            job.filter.loadIgnoreFiles(
-                in: FilePath(bytes: item.path.dropLast()),
-                relativePath: String(decoding: item.relative, as: UTF8.self))
+            job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
             job.bumpGeneration()
         }
         if !immediate.isEmpty { job.output(.events(immediate)) }

@@ -32,19 +32,63 @@ import Testing
         ("x/**/y", "x/1/2/3/y", true),
         ("na me*.txt", "na me 2.txt", true),
         ("$(rm)*", "$(rm) -rf", true),
+        ("*.txt", "sub/deep.txt", true),                     // no slash: the base name, at any depth
+        ("**/*.{py,txt}", "a/b.py", true),                    // {a,b}
+        ("**/*.{py,txt}", "b.txt", true),
+        ("**/*.{py,txt}", "b.md", false),
+        ("{src,test}/**/*.c", "test/x/y.c", true),            // alternatives across segments
+        ("{src,test}/**/*.c", "lib/y.c", false),
+        ("*.{c,{h,hpp}}", "a.hpp", true),                     // nested
+        ("{a}", "{a}", true),                                 // no comma: literal braces
+        ("\\{a,b}", "{a,b}", true),                          // an escaped { opens no group
+        ("\\{a,b\\}", "{a,b}", true),
+        ("?.md", "é.md", true),                               // ? is one character, not one byte
+        ("??.md", "é.md", false),
+        ("?", "🦀", true),
+        ("[é]x", "éx", true),
+        ("[a-z]", "é", false),
+        ("[!a]", "é", true),
+        ("[α-ω].txt", "λ.txt", true),
+        ("[[:digit:]]*", "3rd", true),
+        ("[[:upper:]]*", "lower", false),
+        ("[]]", "]", true),
+        ("a**b", "axxb", true),                               // ** inside a segment is *
+        ("a**b", "ax/xb", false),
+        ("src/**", "src/x/y", true),
     ]
 
     @Test(arguments: cases) func matchesLikeAShell(_ example: (pattern: String, path: String, matches: Bool)) throws {
         #expect(try Glob(example.pattern).matches(example.path) == example.matches)
     }
 
-    @Test(arguments: [("[abc", "unclosed ["), ("abc\\", "ends with a lone backslash"), ("", "empty pattern"), ("[z-a]", "reversed range in [...]")])
+    @Test(arguments: [("[abc", "unclosed ["), ("abc\\", "ends with a lone backslash"), ("", "empty pattern"), ("[z-a]", "reversed range in [...]"),
+                      ("{a,b", "unclosed {"), ("[[:alfa:]]", "unknown class [:alfa:]")])
     func rejectsMalformedPatternsWithOneClearLine(_ example: (pattern: String, problem: String)) {
         #expect(throws: FileWatchError(.badGlob(pattern: example.pattern, problem: example.problem))) {
             try Glob(example.pattern)
         }
         let error = FileWatchError(.badGlob(pattern: example.pattern, problem: example.problem))
         #expect(!error.description.contains("\n"))
+    }
+
+    @Test func aTrailingSlashMatchesDirectoriesOnly() throws {
+        let glob = try Glob("build/")
+        #expect(glob.matches("build", isDirectory: true))
+        #expect(glob.matches("src/build", isDirectory: true))
+        #expect(!glob.matches("build", isDirectory: false))
+    }
+
+    @Test func gitignoreSyntaxComparesBytesAndHasNoBraces() throws {
+        #expect(try !Glob("?.md", syntax: .gitignore).matches("é.md"))
+        #expect(try Glob("??.md", syntax: .gitignore).matches("é.md"))
+        #expect(try Glob("{a,b}", syntax: .gitignore).matches("{a,b}"))
+        #expect(try !Glob("a/**", syntax: .gitignore).matches("a"))
+        #expect(try Glob("a/**", syntax: .gitignore).matches("a/b"))
+    }
+
+    @Test func tooManyAlternativesAreRefused() {
+        let pattern = String(repeating: "{a,b,c,d}", count: 6)
+        #expect(throws: FileWatchError.self) { try Glob(pattern) }
     }
 
     @Test func optionsValidationNamesTheBadGlob() {

@@ -1,0 +1,43 @@
+import SystemPackage
+
+extension Signal where Value == FileEvent {
+    /// Holds file events while git or Mercurial is rewriting the working
+    /// tree of a repository holding one of `paths` (`index.lock`, a rebase,
+    /// merge, cherry-pick or revert in progress, `.hg/wlock`), then lets
+    /// them all through at once, as one array, so that a checkout of 2,000
+    /// files is one run carrying every path, not a run in the middle of it
+    /// (`batched` takes the array in one step). While no operation runs,
+    /// each event passes at once, alone in its array.
+    ///
+    ///     FileWatcher.watch(paths).settlingVCS(of: paths).batched()
+    ///
+    /// Each repository is found by walking up from the paths, even far
+    /// above them (`FileWatcher.vcsState(for:)`). An operation that waits for
+    /// the person (a stopped rebase, a merge with conflicts) gets one status
+    /// line when it starts holding, so that a run that does not come is
+    /// explained.
+    public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
+        let source = self
+        return Signal<[FileEvent]>.deferred {
+            let announced = Locked<Set<VCSState.Operation>>([])
+            let busy = FileWatcher.vcsState(for: paths).on(next: { state in
+                let lasting = Set(state.operations.filter(\.kind.waitsForPerson))
+                let new = announced.withLock { seen -> [VCSState.Operation] in
+                    defer { seen = lasting }
+                    return lasting.subtracting(seen).sorted { $0.description < $1.description }
+                }
+                for operation in new {
+                    Terminal.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
+                }
+            }).map(\.isBusy)
+            return source.hold(while: busy, into: [FileEvent]()) { $0.append($1) }
+        }
+    }
+}
+
+extension Signal where Value == FileEvent {
+    /// `settlingVCS(of:)` for paths given as text.
+    public func settlingVCS(of paths: [String]) -> Signal<[FileEvent]> {
+        settlingVCS(of: paths.map { FilePath($0) })
+    }
+}

@@ -1,0 +1,206 @@
+import Glibc
+import SystemPackage
+
+/// Where git's global excludes file is, found the way git finds it, without
+/// running git: `core.excludesFile` from the system, global and repository
+/// configuration (the last one set wins; `include.path` is followed,
+/// `includeIf` is not), else `$XDG_CONFIG_HOME/git/ignore`, else
+/// `~/.config/git/ignore`. `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and
+/// `GIT_CONFIG_NOSYSTEM` are honoured.
+enum GitConfiguration {
+    /// The environment variables git reads for this.
+    struct Environment: Sendable, Hashable {
+        var home: String?
+        var xdgConfigHome: String?
+        var configGlobal: String?
+        var configSystem: String?
+        var noSystem = false
+
+        /// This process's environment.
+        static var current: Environment {
+            func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+            let noSystem = get("GIT_CONFIG_NOSYSTEM").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
+            return Environment(home: get("HOME"), xdgConfigHome: get("XDG_CONFIG_HOME"), configGlobal: get("GIT_CONFIG_GLOBAL"),
+                               configSystem: get("GIT_CONFIG_SYSTEM"), noSystem: noSystem)
+        }
+
+        /// `$XDG_CONFIG_HOME/git`, else `~/.config/git`.
+        var xdgGitDirectory: FilePath? {
+            if let xdg = xdgConfigHome, !xdg.isEmpty { return FilePath(xdg).appending("git") }
+            return home.map { FilePath($0).appending(".config/git") }
+        }
+    }
+
+    /// The global excludes file for a repository whose shared git directory
+    /// is `commonDirectory` (nil outside any repository), relative paths
+    /// taken from `top`. Nil when there is none to read.
+    static func excludesFile(commonDirectory: FilePath?, top: FilePath, environment: Environment) -> FilePath? {
+        var files: [FilePath] = []
+        if !environment.noSystem { files.append(FilePath(environment.configSystem ?? "/etc/gitconfig")) }
+        if let global = environment.configGlobal {
+            files.append(FilePath(global))
+        } else {
+            if let xdg = environment.xdgGitDirectory { files.append(xdg.appending("config")) }
+            if let home = environment.home { files.append(FilePath(home).appending(".gitconfig")) }
+        }
+        if let commonDirectory { files.append(commonDirectory.appending("config")) }
+        var value: String? = nil
+        for file in files {
+            if let found = lastValue(section: "core", key: "excludesfile", in: file, environment: environment, depth: 0) {
+                value = found
+            }
+        }
+        guard let value else { return environment.xdgGitDirectory.map { $0.appending("ignore") } }
+        if value.isEmpty { return nil }
+        return FileSystem.absolute(top.pushing(expand(value, environment: environment)))
+    }
+
+    /// `~/x` with the home directory.
+    private static func expand(_ path: String, environment: Environment) -> FilePath {
+        if path == "~", let home = environment.home { return FilePath(home) }
+        if path.hasPrefix("~/"), let home = environment.home { return FilePath(home).pushing(FilePath(String(path.dropFirst(2)))) }
+        return FilePath(path)
+    }
+
+    /// The last value of `section.key` in the config file `path` and the
+    /// files it includes.
+    private static func lastValue(section: String, key: String, in path: FilePath, environment: Environment, depth: Int) -> String? {
+        guard depth < 10, case .contents(let bytes) = RuleFileReader.read(path) else { return nil }
+        var value: String? = nil
+        for entry in entries(bytes) {
+            if entry.section == section, entry.key == key {
+                value = entry.value
+            } else if entry.section == "include", entry.key == "path", let include = entry.value {
+                // Relative to the including file's directory.
+                let target = FileSystem.parent(FileSystem.absolute(path)).pushing(expand(include, environment: environment))
+                if let found = lastValue(section: section, key: key, in: target, environment: environment, depth: depth + 1) {
+                    value = found
+                }
+            }
+        }
+        return value
+    }
+
+    struct Entry: Equatable {
+        /// Lower-cased, with a subsection as `name "sub"` kept apart: only
+        /// sections without one are looked at here.
+        var section: String
+        var key: String
+        /// Nil for a key without `=` (a boolean true).
+        var value: String?
+    }
+
+    /// The entries of a config file, in order (git's syntax: `[section]`,
+    /// `key = value`, `#`/`;` comments, quotes, `\` escapes and line
+    /// continuations).
+    static func entries(_ bytes: [UInt8]) -> [Entry] {
+        var result: [Entry] = []
+        var section = ""
+        var i = 0
+        func at(_ j: Int) -> UInt8? { j < bytes.count ? bytes[j] : nil }
+        func isSpace(_ b: UInt8?) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
+        func skipLine() { while let b = at(i), b != 0x0A { i += 1 } }
+        while i < bytes.count {
+            while isSpace(at(i)) || at(i) == 0x0A { i += 1 }
+            guard let b = at(i) else { break }
+            if b == UInt8(ascii: "#") || b == UInt8(ascii: ";") {
+                skipLine()
+                continue
+            }
+            if b == UInt8(ascii: "[") {
+                // `[name]`, `[name "sub"]` or the old `[name.sub]`.
+                var name: [UInt8] = []
+                i += 1
+                while let c = at(i), c != UInt8(ascii: "]"), c != UInt8(ascii: "\""), c != 0x0A, !isSpace(c) {
+                    name.append(c)
+                    i += 1
+                }
+                var hasSubsection = name.contains(UInt8(ascii: "."))
+                while isSpace(at(i)) { i += 1 }
+                if at(i) == UInt8(ascii: "\"") {
+                    hasSubsection = true
+                    i += 1
+                    while let c = at(i), c != UInt8(ascii: "\""), c != 0x0A {
+                        i += c == UInt8(ascii: "\\") ? 2 : 1
+                    }
+                    i += 1
+                }
+                guard at(i) == UInt8(ascii: "]") else {
+                    section = "\u{0}"
+                    skipLine()
+                    continue
+                }
+                i += 1
+                let lowered = String(decoding: name, as: UTF8.self).lowercased()
+                section = hasSubsection ? lowered + " \u{0}" : lowered
+                continue
+            }
+            // A key: letters, digits and `-`.
+            var key: [UInt8] = []
+            while let c = at(i), c == UInt8(ascii: "-") || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A) || (0x30...0x39).contains(c) {
+                key.append(c)
+                i += 1
+            }
+            guard !key.isEmpty else {
+                skipLine()
+                continue
+            }
+            while isSpace(at(i)) { i += 1 }
+            var value: String? = nil
+            if at(i) == UInt8(ascii: "=") {
+                i += 1
+                value = parseValue(bytes, &i)
+            } else {
+                skipLine()
+            }
+            result.append(Entry(section: section, key: String(decoding: key, as: UTF8.self).lowercased(), value: value))
+        }
+        return result
+    }
+
+    /// A value after `=`, up to its line's end (continuations followed).
+    private static func parseValue(_ bytes: [UInt8], _ i: inout Int) -> String {
+        var out: [UInt8] = []
+        var quoted = false
+        // Spaces are kept only between other characters (or inside quotes).
+        var pendingSpaces: [UInt8] = []
+        var started = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if c == 0x0A { break }
+            i += 1
+            if !quoted, c == UInt8(ascii: "#") || c == UInt8(ascii: ";") {
+                while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+                break
+            }
+            if !quoted, c == 0x20 || c == 0x09 || c == 0x0D {
+                if started { pendingSpaces.append(c) }
+                continue
+            }
+            if c == UInt8(ascii: "\"") {
+                quoted.toggle()
+                out += pendingSpaces
+                pendingSpaces = []
+                started = true
+                continue
+            }
+            out += pendingSpaces
+            pendingSpaces = []
+            started = true
+            if c == UInt8(ascii: "\\"), i < bytes.count {
+                let next = bytes[i]
+                i += 1
+                switch next {
+                case 0x0A: continue
+                case UInt8(ascii: "n"): out.append(0x0A)
+                case UInt8(ascii: "t"): out.append(0x09)
+                case UInt8(ascii: "b"): out.append(0x08)
+                default: out.append(next)
+                }
+                continue
+            }
+            out.append(c)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,210 @@
+/// One alternative of a `Glob` (after `{a,b}` is expanded), compiled into
+/// `/`-separated segments of tokens, and matched against a path's bytes
+/// without copying them.
+struct GlobPattern: Sendable, Hashable {
+    enum Token: Sendable, Hashable {
+        case byte(UInt8)
+        /// `?`: one character (rwatch) or one byte (gitignore).
+        case one
+        /// `*`: any run within one segment.
+        case star
+        case set(GlobCharacterClass)
+    }
+
+    enum Segment: Sendable, Hashable {
+        /// `**` as a whole segment: any number of segments.
+        case globstar
+        case tokens([Token])
+    }
+
+    let segments: [Segment]
+    /// Written without a `/` (but a trailing one): matches the last component, at any depth.
+    let matchesName: Bool
+    /// Written with a trailing `/`: matches directories only.
+    let directoryOnly: Bool
+    /// gitignore: a final `/**` needs something below it (`a/**` does not match `a`).
+    let trailingGlobstarNeedsComponent: Bool
+    /// `?` and `[…]` take whole UTF-8 characters (rwatch) or single bytes (gitignore).
+    let unicode: Bool
+
+    enum Problem: Error {
+        case empty
+        case loneBackslash
+        case characterClass(GlobCharacterClass.Problem)
+    }
+
+    /// Compiles one alternative. rwatch's syntax drops every trailing `/`,
+    /// gitignore's one (as git does).
+    init(_ text: [UInt8], syntax: Glob.Syntax) throws(Problem) {
+        let slash = UInt8(ascii: "/")
+        var bytes = text[...]
+        var directoryOnly = false
+        while bytes.count > 1, bytes.last == slash, !Self.escapesLast(bytes) {
+            bytes = bytes.dropLast()
+            directoryOnly = true
+            if syntax == .gitignore { break }
+        }
+        let anchored = bytes.first == slash
+        if anchored { bytes = bytes.dropFirst() }
+        guard !bytes.isEmpty else { throw .empty }
+        let unicode = syntax == .rwatch
+        var segments: [Segment] = []
+        var tokens: [Token] = []
+        var raw: [UInt8] = []
+        var onlyStars = true
+        func endSegment() {
+            if onlyStars, raw.count >= 2 {
+                segments.append(.globstar)
+            } else {
+                segments.append(.tokens(tokens))
+            }
+            tokens = []
+            raw = []
+            onlyStars = true
+        }
+        let all = Array(bytes)
+        var i = 0
+        while i < all.count {
+            let byte = all[i]
+            switch byte {
+            case slash:
+                endSegment()
+                i += 1
+                continue
+            case UInt8(ascii: "*"):
+                if tokens.last != .star { tokens.append(.star) }
+                i += 1
+            case UInt8(ascii: "?"):
+                tokens.append(.one)
+                onlyStars = false
+                i += 1
+            case UInt8(ascii: "\\"):
+                guard i + 1 < all.count else { throw .loneBackslash }
+                if all[i + 1] == slash {
+                    // An escaped `/` still separates segments.
+                    endSegment()
+                    i += 2
+                    continue
+                }
+                tokens.append(.byte(all[i + 1]))
+                onlyStars = false
+                i += 2
+            case UInt8(ascii: "["):
+                do {
+                    let (set, next) = try GlobCharacterClass.parse(all, open: i, unicode: unicode, strictRanges: syntax == .rwatch)
+                    tokens.append(.set(set))
+                    i = next
+                } catch {
+                    throw .characterClass(error)
+                }
+                onlyStars = false
+            default:
+                tokens.append(.byte(byte))
+                onlyStars = false
+                i += 1
+            }
+            raw.append(byte)
+        }
+        endSegment()
+        self.segments = segments
+        self.matchesName = !anchored && segments.count == 1
+        self.directoryOnly = directoryOnly
+        self.trailingGlobstarNeedsComponent = syntax == .gitignore
+        self.unicode = unicode
+    }
+
+    /// Whether the last byte is escaped by an odd run of backslashes.
+    private static func escapesLast(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var count = 0
+        var index = bytes.index(before: bytes.endIndex)
+        while index > bytes.startIndex {
+            index = bytes.index(before: index)
+            guard bytes[index] == UInt8(ascii: "\\") else { break }
+            count += 1
+        }
+        return count % 2 == 1
+    }
+
+    /// Whether `path` (relative, `/`-separated, no leading `/`) matches.
+    func matches(_ path: UnsafeBufferPointer<UInt8>, isDirectory: Bool) -> Bool {
+        if directoryOnly, !isDirectory { return false }
+        let slash = UInt8(ascii: "/")
+        var end = path.count
+        while end > 0, path[end - 1] == slash { end -= 1 }
+        guard end > 0 else { return false }
+        if matchesName {
+            var start = end
+            while start > 0, path[start - 1] != slash { start -= 1 }
+            switch segments[0] {
+            case .globstar: return true
+            case .tokens(let tokens): return Self.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]), unicode: unicode)
+            }
+        }
+        return match(segment: 0, from: 0, end: end, in: path)
+    }
+
+    private func match(segment index: Int, from start: Int, end: Int, in path: UnsafeBufferPointer<UInt8>) -> Bool {
+        let slash = UInt8(ascii: "/")
+        var position = start
+        while position < end, path[position] == slash { position += 1 }
+        guard index < segments.count else { return position >= end }
+        switch segments[index] {
+        case .globstar:
+            let needsOne = trailingGlobstarNeedsComponent && index > 0 && index == segments.count - 1
+            if !needsOne, match(segment: index + 1, from: position, end: end, in: path) { return true }
+            var next = position
+            while next < end {
+                while next < end, path[next] != slash { next += 1 }
+                if match(segment: index + 1, from: next, end: end, in: path) { return true }
+                while next < end, path[next] == slash { next += 1 }
+            }
+            return false
+        case .tokens(let tokens):
+            guard position < end else { return false }
+            var componentEnd = position
+            while componentEnd < end, path[componentEnd] != slash { componentEnd += 1 }
+            guard Self.match(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd]), unicode: unicode) else { return false }
+            return match(segment: index + 1, from: componentEnd, end: end, in: path)
+        }
+    }
+
+    /// Wildcard match of one component, backtracking to the last `*`.
+    static func match(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>, unicode: Bool) -> Bool {
+        var t = 0, n = 0
+        var starAt = -1, starName = 0
+        while n < name.count {
+            if t < tokens.count {
+                switch tokens[t] {
+                case .star:
+                    starAt = t
+                    starName = n
+                    t += 1
+                    continue
+                case .one:
+                    n += GlobText.character(name, at: n, unicode: unicode).1
+                    t += 1
+                    continue
+                case .byte(let byte):
+                    if byte == name[n] {
+                        t += 1
+                        n += 1
+                        continue
+                    }
+                case .set(let set):
+                    let (character, length) = GlobText.character(name, at: n, unicode: unicode)
+                    if set.contains(character) {
+                        t += 1
+                        n += length
+                        continue
+                    }
+                }
+            }
+            guard starAt >= 0 else { return false }
+            starName += GlobText.character(name, at: starName, unicode: unicode).1
+            n = starName
+            t = starAt + 1
+        }
+        while t < tokens.count, tokens[t] == .star { t += 1 }
+        return t == tokens.count
+    }
+}

@@ -1,0 +1,276 @@
+import SystemPackage
+
+/// Decides, for one watched root, which directories are watched and which
+/// paths are reported, whatever backend reads the changes: the default
+/// ignores, `WatchOptions`' exclude globs and `--ignore-file`s, git's rules
+/// (`IgnoreRules`, read from the repository holding the root), then the
+/// include globs, `--filter-file`s and extensions.
+///
+/// Paths are relative to the root (the empty path is the root, never
+/// ignored: it was asked for) and matched on their bytes. `reports` and
+/// `watchesDirectory` look at the path's own name, taking its parent as
+/// watched; `whyIgnored` looks at every directory on the way too. Rule
+/// files are read as the tree is walked (`loadDirectory`), those outside
+/// it by `prepare`; `ruleFileChanged` re-reads one and says what to
+/// re-plan.
+struct PathFilter: Sendable {
+    /// The root, absolute.
+    let root: FilePath
+    let useDefaultIgnore: Bool
+    let useVCSIgnore: Bool
+    let recursive: Bool
+    private let includeGlobs: [Glob]
+    private let excludeGlobs: [Glob]
+    private let extensions: Set<String>
+    private let ignoreFilePaths: [FilePath]
+    private let filterFilePaths: [FilePath]
+    private var ignoreFiles: [IgnoreFile] = []
+    private var filterFiles: [IgnoreFile] = []
+    /// Git's rules, relative to `top`.
+    private(set) var git = IgnoreRules()
+    /// Where git's rules are anchored: the top of the repository holding
+    /// the root, or the root itself outside any repository.
+    private(set) var top: FilePath
+    /// The root relative to `top` (empty when they are the same), and its bytes.
+    private var prefix = FilePath()
+    private var prefixBytes: [UInt8] = []
+    /// The directories from `top` down to the root's parent, whose
+    /// `.gitignore` and `.ignore` apply to the tree.
+    private var ancestors: [FilePath] = []
+    private var infoExclude: FilePath? = nil
+    private var globalExcludes: FilePath? = nil
+
+    /// A filter for `root` (absolute) with `options`, whose globs must be valid (`validated()`).
+    init(root: FilePath, options: WatchOptions) {
+        self.root = root
+        top = root
+        includeGlobs = options.include.compactMap { try? Glob($0) }
+        excludeGlobs = options.exclude.compactMap { try? Glob($0) }
+        extensions = Set(options.extensions.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
+        useDefaultIgnore = options.useDefaultIgnore
+        useVCSIgnore = options.useVCSIgnore
+        recursive = options.recursive
+        ignoreFilePaths = options.ignoreFiles.map { FileSystem.absolute(FilePath($0)) }
+        filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
+    }
+
+    // MARK: Reading rules
+
+    /// Finds the repository holding the root and reads the rule files
+    /// outside the tree: the `--ignore-file`s and `--filter-file`s, the
+    /// `.gitignore` and `.ignore` of the directories from the repository's
+    /// top down to the root's parent, `info/exclude` and the global
+    /// excludes file (named by `environment`).
+    mutating func prepare(environment: GitConfiguration.Environment = .current) {
+        ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
+        filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+        guard useVCSIgnore else { return }
+        let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
+        top = repository?.top ?? root
+        prefix = FileSystem.relative(root, to: top) ?? FilePath()
+        prefixBytes = prefix.bytes
+        ancestors = []
+        var directory = root
+        while directory != top {
+            directory = FileSystem.parent(directory)
+            ancestors.insert(directory, at: 0)
+        }
+        for ancestor in ancestors {
+            git.setFiles(PathFilter.readDirectoryFiles(ancestor), in: FileSystem.relative(ancestor, to: top) ?? FilePath())
+        }
+        // Outside a repository git reads neither: only the tree's own files apply.
+        if let repository {
+            infoExclude = repository.commonDirectory.appending("info/exclude")
+            globalExcludes = GitConfiguration.excludesFile(commonDirectory: repository.commonDirectory, top: top, environment: environment)
+        }
+        readExcludeFiles()
+    }
+
+    /// Reads the `.gitignore` and `.ignore` of the tree directory at
+    /// `relative` (absolute `directory`), when `names` (its entries, if
+    /// known) has them; forgets what the directory had before.
+    mutating func loadDirectory(_ relative: FilePath, at directory: FilePath, names: [FilePath.Component]? = nil) {
+        guard useVCSIgnore else { return }
+        let key = topRelative(relative)
+        if let names, !names.contains(where: PathFilter.isRuleFileName), git.files(in: key).isEmpty { return }
+        git.setFiles(PathFilter.readDirectoryFiles(directory), in: key)
+    }
+
+    /// What a change of the file at `path` (absolute) means: nil when it
+    /// is none of this filter's rule files, else the directory (relative
+    /// to the root) below which what is watched must be planned anew,
+    /// after re-reading the file.
+    mutating func ruleFileChanged(_ path: FilePath) -> FilePath? {
+        if ignoreFilePaths.contains(path) || filterFilePaths.contains(path) {
+            ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
+            filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+            return FilePath()
+        }
+        guard useVCSIgnore else { return nil }
+        if path == infoExclude || path == globalExcludes {
+            readExcludeFiles()
+            return FilePath()
+        }
+        guard let name = path.lastComponent, PathFilter.isRuleFileName(name) else { return nil }
+        let directory = FileSystem.parent(path)
+        if let relative = FileSystem.relative(directory, to: root) {
+            if !relative.isEmpty, !recursive { return nil }
+            loadDirectory(relative, at: directory)
+            return relative
+        }
+        if ancestors.contains(directory) {
+            git.setFiles(PathFilter.readDirectoryFiles(directory), in: FileSystem.relative(directory, to: top) ?? FilePath())
+            return FilePath()
+        }
+        return nil
+    }
+
+    /// The directories outside the tree to watch for the rule files in
+    /// them: the ancestors' `.gitignore`s, `info/exclude`, the global
+    /// excludes file, the ignore and filter files.
+    var outsideDirectories: [FilePath] {
+        var paths = ignoreFilePaths + filterFilePaths
+        if useVCSIgnore {
+            paths += [infoExclude, globalExcludes].compactMap { $0 }
+        }
+        var directories = paths.map(FileSystem.parent)
+        if useVCSIgnore { directories += ancestors }
+        var seen = Set<FilePath>()
+        return directories.filter { seen.insert($0).inserted && FileSystem.relative($0, to: root) == nil }
+    }
+
+    private static let gitignoreName: FilePath.Component = ".gitignore"
+    private static let ignoreName: FilePath.Component = ".ignore"
+    /// The names of the rule files that apply to their own directory.
+    static let ruleFileNames = [gitignoreName, ignoreName]
+
+    /// Whether `name` is a per-directory rule file.
+    static func isRuleFileName(_ name: FilePath.Component) -> Bool {
+        name == gitignoreName || name == ignoreName
+    }
+
+    private mutating func readExcludeFiles() {
+        git.excludeFiles = [infoExclude, globalExcludes].compactMap { path in
+            guard let path, let bytes = PathFilter.readRuleFile(path, followSymlinks: true) else { return nil }
+            return IgnoreFile.gitignore(bytes, path: path)
+        }
+    }
+
+    /// `.ignore` then `.gitignore` of `directory`: the order they are consulted in.
+    private static func readDirectoryFiles(_ directory: FilePath) -> [IgnoreFile] {
+        [".ignore", ".gitignore"].compactMap { name in
+            let path = directory.appending(name)
+            return readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path) }
+        }
+    }
+
+    /// A list of globs; a file that cannot be read or holds a bad glob
+    /// gives one warning and no rules (`validated()` rejected it at start).
+    private static func readGlobs(_ path: FilePath) -> IgnoreFile? {
+        guard let bytes = readRuleFile(path, followSymlinks: true) else { return nil }
+        do {
+            return try IgnoreFile.globs(bytes, path: path)
+        } catch {
+            WatchNotices.warnOnce(about: path, "\(error); not used")
+            return nil
+        }
+    }
+
+    /// The bytes of a rule file; nil when it is missing or skipped (with one warning).
+    private static func readRuleFile(_ path: FilePath, followSymlinks: Bool) -> [UInt8]? {
+        switch RuleFileReader.read(path, followSymlinks: followSymlinks) {
+        case .contents(let bytes):
+            WatchNotices.clearWarning(about: path)
+            return bytes
+        case .missing:
+            WatchNotices.clearWarning(about: path)
+            return nil
+        case .skipped(let why):
+            WatchNotices.warnOnce(about: path, "ignore file \(Quoted.path(path)) skipped: \(why)")
+            return nil
+        }
+    }
+
+    // MARK: Deciding
+
+    /// Whether the directory at `relative` is watched (and descended into),
+    /// its parent being watched.
+    func watchesDirectory(_ relative: FilePath) -> Bool {
+        if relative.isEmpty { return true }
+        return recursive && ignoreReason(relative, isDirectory: true) == nil
+    }
+
+    /// Whether a change of `relative` is reported, its parent being watched.
+    func reports(_ relative: FilePath, isDirectory: Bool) -> Bool {
+        if relative.isEmpty { return true }
+        if !recursive, relative.components.count > 1 { return false }
+        if ignoreReason(relative, isDirectory: isDirectory) != nil { return false }
+        if !extensions.isEmpty {
+            guard !isDirectory, let name = relative.lastComponent?.matchingText, let dot = name.lastIndex(of: "."),
+                  extensions.contains(String(name[name.index(after: dot)...]))
+            else { return false }
+        }
+        if includeGlobs.isEmpty, filterFiles.isEmpty { return true }
+        return relative.withBytes { bytes in
+            includeGlobs.contains { $0.matches(bytes, isDirectory: isDirectory) }
+                || filterFiles.contains { $0.patterns.contains { $0.glob.matches(bytes, isDirectory: isDirectory) } }
+        }
+    }
+
+    /// The rule that ignores `relative` by its own name, its parent
+    /// directory taken as not ignored; nil when none does.
+    func ignoreReason(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
+        if relative.isEmpty { return nil }
+        let found = relative.withBytes { bytes -> IgnoreReason? in
+            if useDefaultIgnore {
+                var start = bytes.count
+                while start > 0, bytes[start - 1] != UInt8(ascii: "/") { start -= 1 }
+                if let glob = DefaultIgnores.match(UnsafeBufferPointer(rebasing: bytes[start...]), isDirectory: isDirectory) {
+                    return IgnoreReason(source: .defaultIgnore, pattern: glob.pattern)
+                }
+            }
+            if let glob = excludeGlobs.first(where: { $0.matches(bytes, isDirectory: isDirectory) }) {
+                return IgnoreReason(source: .excludeGlob, pattern: glob.pattern)
+            }
+            for file in ignoreFiles {
+                if let line = file.patterns.first(where: { $0.glob.matches(bytes, isDirectory: isDirectory) }) {
+                    return IgnoreReason(source: .file(path: file.path, line: line.line), pattern: line.text)
+                }
+            }
+            return nil
+        }
+        return found ?? gitReason(relative, isDirectory: isDirectory)
+    }
+
+    private func gitReason(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
+        guard useVCSIgnore, !git.isEmpty else { return nil }
+        // The path from the top, as bytes: the prefix, then the relative path.
+        let found = relative.withBytes { bytes -> IgnoreRules.Decision? in
+            if prefixBytes.isEmpty { return git.decision(for: bytes, isDirectory: isDirectory) }
+            let joined = prefixBytes + [UInt8(ascii: "/")] + bytes
+            return joined.withUnsafeBufferPointer { git.decision(for: $0, isDirectory: isDirectory) }
+        }
+        guard let decision = found, decision.ignores else { return nil }
+        return IgnoreReason(source: .file(path: decision.file.path, line: decision.pattern.line), pattern: decision.pattern.text)
+    }
+
+    /// The rule that ignores `relative`, looking at each directory between
+    /// the root and it first (a path inside an ignored directory is
+    /// ignored by that directory's rule); nil when it is not ignored.
+    func whyIgnored(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
+        var directory = FilePath()
+        for component in relative.components.dropLast() {
+            directory.append(component)
+            if var reason = ignoreReason(directory, isDirectory: true) {
+                reason.directory = root.pushing(directory)
+                return reason
+            }
+        }
+        return ignoreReason(relative, isDirectory: isDirectory)
+    }
+
+    /// `relative` (from the root) as a path from `top`.
+    private func topRelative(_ relative: FilePath) -> FilePath {
+        prefix.isEmpty ? relative : prefix.pushing(relative)
+    }
+}

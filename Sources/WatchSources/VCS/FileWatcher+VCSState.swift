@@ -1,0 +1,92 @@
+import Signals
+import SystemPackage
+
+extension FileWatcher {
+    /// The state of the version-control repositories holding `paths`,
+    /// each found by walking up to `.git` or `.hg` (even far above the
+    /// paths): the current state first, then each change.
+    ///
+    ///     FileWatcher.vcsState(for: ["Sources"]).map(\.isBusy)
+    ///
+    /// It watches each repository's state directory (not recursively) and
+    /// follows the files that mark an operation, so its changes come on the
+    /// watcher's reader thread in the order the kernel saw them, in step
+    /// with `watch`'s events. When no path is in a repository it sends
+    /// idle and completes. It does not end when a repository is deleted;
+    /// it waits for it to come back.
+    public static func vcsState(for paths: [FilePath]) -> Signal<VCSState> {
+        Signal.deferred {
+            var repositories: [Repository] = []
+            for path in paths {
+                if let found = Repository.enclosing(FileSystem.absolute(path)), !repositories.contains(found) {
+                    repositories.append(found)
+                }
+            }
+            guard !repositories.isEmpty else { return Signal.just(VCSState()) }
+            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useDefaultIgnore: false,
+                                       onRootDeleted: .waitForReappearance, recursive: false)
+            // What is there now arrives first, as `created`, from the reader thread.
+            options.reportsExisting = true
+            let tracker = VCSTracker(repositories)
+            return FileWatcher.watch(repositories.map(\.stateDirectory), options: options)
+                .scan(tracker) { tracker, event in tracker.applying(event) }
+                .map(\.state)
+                .startWith(VCSState())
+                .distinctUntilChanged()
+        }
+    }
+
+    /// `vcsState(for:)` for paths given as text.
+    public static func vcsState(for paths: [String]) -> Signal<VCSState> {
+        vcsState(for: paths.map { FilePath($0) })
+    }
+}
+
+/// The markers present in each repository's state directory, kept from
+/// the events that create and remove them.
+struct VCSTracker: Sendable {
+    private let repositories: [Repository]
+    private var present: [FilePath: Set<String>] = [:]
+
+    init(_ repositories: [Repository]) {
+        self.repositories = repositories
+    }
+
+    func applying(_ event: FileEvent) -> VCSTracker {
+        var next = self
+        if event.kind == .overflow {
+            // Events were lost: look again.
+            next.present = [:]
+            for repository in repositories {
+                for name in VCSState.watchedNames where FileSystem.kind(repository.stateDirectory.appending(name)) != .missing {
+                    next.present[repository.stateDirectory, default: []].insert(name)
+                }
+            }
+            return next
+        }
+        let directory = FileSystem.parent(event.path)
+        guard let name = event.path.lastComponent?.matchingText else { return next }
+        switch event.kind {
+        case .created, .movedTo, .modified, .closedWrite:
+            next.present[directory, default: []].insert(name)
+        case .deleted, .movedFrom:
+            next.present[directory]?.remove(name)
+        case .attributes, .overflow:
+            break
+        }
+        return next
+    }
+
+    var state: VCSState {
+        var operations: [VCSState.Operation] = []
+        for repository in repositories {
+            for name in (present[repository.stateDirectory] ?? []).sorted() {
+                if let kind = VCSState.marker(name, in: repository.kind) {
+                    let operation = VCSState.Operation(kind: kind, repository: repository.top)
+                    if !operations.contains(operation) { operations.append(operation) }
+                }
+            }
+        }
+        return VCSState(operations: operations)
+    }
+}
