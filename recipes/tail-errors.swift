@@ -9,7 +9,7 @@ import RecipeKit
 let recipe = Recipe("tail-errors", "follow logs, colour error/warn lines, notify at most once per 10 s while they come") {
     let logs: [FilePath] = Recipe.paths.isEmpty ? ["app.log"] : Recipe.paths
     let errors = Tail.follow(logs).grep("error|warn").share()
-    let alerts = errors.throttle(.seconds(10), scheduler: QueueScheduler())
+    let alerts = errors.throttle(.seconds(10))
     // A path is bytes: Quoted.escaped shows it on one line, whatever it holds.
     errors.map { "\(Quoted.escaped($0.path)): \($0.text)" }.print(color: .red)
     if let command = Recipe.environment("NOTIFY") {

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -79,4 +80,12 @@ int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_action
     (void)fd;
     return ENOSYS;
 #endif
+}
+
+int CGlibcShims_set_parent_death_signal(int sig) {
+    return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL);
+}
+
+int CGlibcShims_become_child_subreaper(void) {
+    return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
 }

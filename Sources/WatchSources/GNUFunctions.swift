@@ -6,7 +6,7 @@ import Glibc
 /// glibc functions that Swift's Glibc module hides (declared only under
 /// `_GNU_SOURCE`), reached through the `CGlibcShims` C target, which is
 /// compiled with it.
-enum GNUFunctions {
+package enum GNUFunctions {
     typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
     typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     typealias Memmem = @convention(c) (UnsafeRawPointer, Int, UnsafeRawPointer, Int) -> UnsafeMutableRawPointer?
@@ -30,9 +30,18 @@ enum GNUFunctions {
     /// `memrchr(3)` (`LineSplitter`'s search for a line's start).
     static let memrchr: Memrchr = CGlibcShims_memrchr
 
+    /// Adds "close every descriptor from `lowest` up" to the
+    /// `posix_spawn_file_actions_t` at `actions` where glibc can (2.34+);
+    /// returns false where it cannot. (A raw pointer: the C type seen
+    /// through this module's shims cannot appear in a package signature.)
+    package static func closeFrom(_ lowest: Int32, in actions: UnsafeMutableRawPointer) -> Bool {
+        guard let addClosefrom else { return false }
+        return addClosefrom(actions.assumingMemoryBound(to: posix_spawn_file_actions_t.self), lowest) == 0
+    }
+
     /// A pipe whose both ends are close-on-exec, so no other child inherits
     /// them. Returns `(read, write)`.
-    static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {
+    package static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         let result = fds.withUnsafeMutableBufferPointer { CGlibcShims_pipe2($0.baseAddress!, O_CLOEXEC) }
         guard result == 0 else { throw PipeFailure(errno: errno) }
@@ -40,7 +49,7 @@ enum GNUFunctions {
     }
 
     /// `pipe2` failed with this errno (out of file descriptors, usually).
-    struct PipeFailure: Error {
-        var errno: Int32
+    package struct PipeFailure: Error {
+        package var errno: Int32
     }
 }

@@ -40,4 +40,12 @@ int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_action
 /// ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
 
+/// prctl(PR_SET_PDEATHSIG, sig): the kernel sends `sig` to this process
+/// when the thread that started it ends. 0, or -1 with errno.
+int CGlibcShims_set_parent_death_signal(int sig);
+
+/// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants become this
+/// process's children instead of init's. 0, or -1 with errno.
+int CGlibcShims_become_child_subreaper(void);
+
 #endif

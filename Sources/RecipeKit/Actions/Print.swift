@@ -1,9 +1,11 @@
 extension Signal {
-    /// Prints every value on stdout (with `prefix`, coloured on a terminal
-    /// unless `NO_COLOR`) and passes it on. Completion and errors pass
-    /// through.
+    /// Prints every value on stdout, after `prefix` (coloured on a terminal
+    /// unless `NO_COLOR`), and passes it on. A prefix that does not end in a
+    /// space gets one (`print("build:")` prints `build: …`). Completion and
+    /// errors pass through.
     public func print(_ prefix: String = "", color: Terminal.Color? = nil) -> Signal<Value> {
-        map { value in
+        let prefix = Terminal.separated(prefix)
+        return map { value in
             Terminal.output("\(value)", prefix: prefix, color: color, toStandardError: false)
             return value
         }

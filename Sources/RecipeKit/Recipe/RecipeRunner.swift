@@ -60,8 +60,10 @@ public enum RecipeRunner {
     }
 
     /// The entry point of a compiled recipe binary: runs and exits with
-    /// `run(_:)`'s status.
+    /// `run(_:)`'s status. Under a supervising rwatch, first takes its
+    /// place beside it (`Supervision`).
     public static func main(_ recipe: Recipe) -> Never {
+        Supervision.adopt()
         exit(run(recipe))
     }
 }

@@ -23,7 +23,7 @@ public enum Terminal {
     private static let choice = Locked(ColorChoice.auto)
     private static let noColor: Bool = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
     private static let standardOutputIsTerminal = isatty(1) == 1
-    private static let standardErrorIsTerminal = isatty(2) == 1
+    private static let standardErrorIsTerminal = isatty(StandardError.descriptor) == 1
 
     /// The colour choice for every later line (default `auto`).
     public static var colorChoice: ColorChoice {
@@ -82,31 +82,31 @@ public enum Terminal {
 
     /// One status line on stderr (control characters escaped: `Quoted.line`).
     public static func status(_ text: String, color: Color? = nil) {
-        write(line: "rwatch: " + Quoted.line(text), color: colorsStandardError ? color : nil, fd: 2)
+        write(line: "rwatch: " + Quoted.line(text), color: colorsStandardError ? color : nil, fd: StandardError.descriptor)
         Diagnostics.log(.info, text)
     }
 
     /// One error line on stderr: `rwatch: error: …` (control characters escaped).
     public static func error(_ text: String) {
-        write(line: "rwatch: error: " + Quoted.line(text), color: colorsStandardError ? .red : nil, fd: 2)
+        write(line: "rwatch: error: " + Quoted.line(text), color: colorsStandardError ? .red : nil, fd: StandardError.descriptor)
         Diagnostics.log(.error, text)
     }
 
     /// One warning line on stderr: `rwatch: warning: …` (control characters escaped).
     public static func warning(_ text: String) {
-        write(line: "rwatch: warning: " + Quoted.line(text), color: colorsStandardError ? .yellow : nil, fd: 2)
+        write(line: "rwatch: warning: " + Quoted.line(text), color: colorsStandardError ? .yellow : nil, fd: StandardError.descriptor)
         Diagnostics.log(.warning, text)
     }
 
     /// The terminal bell on stderr, when stderr is a terminal (a bell in a
     /// log file or a pipe is noise).
     public static func bell() {
-        if standardErrorIsTerminal { writeAll("\u{7}", fd: 2) }
+        if standardErrorIsTerminal { writeAll("\u{7}", fd: StandardError.descriptor) }
     }
 
     /// One output line of a command or a recipe, with `prefix`.
     public static func output(_ line: String, prefix: String, color: Color? = nil, toStandardError: Bool) {
-        let fd: Int32 = toStandardError ? 2 : 1
+        let fd: Int32 = toStandardError ? StandardError.descriptor : 1
         let colored = toStandardError ? colorsStandardError : colorsStandardOutput
         write(line: prefix + line, color: colored ? color : nil, fd: fd)
     }
@@ -122,6 +122,13 @@ public enum Terminal {
             text += "\n"
         }
         writeAll(text, fd: 1)
+    }
+
+    /// `prefix` with a space after it, unless it is empty or already ends
+    /// in whitespace: `"build:"` gives `"build: "`.
+    static func separated(_ prefix: String) -> String {
+        guard let last = prefix.last, !last.isWhitespace else { return prefix }
+        return prefix + " "
     }
 
     /// Clears the screen (`-c`), or the screen and its scrollback (`-cc`,

@@ -5,7 +5,7 @@ import Glibc
 /// Starts a detached pthread running `body`: for the blocking loops of
 /// process readers, reapers and tail followers, which must not tie up the
 /// Dispatch pool.
-enum DetachedThread {
+package enum DetachedThread {
     private final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
@@ -13,7 +13,7 @@ enum DetachedThread {
 
     /// Runs `body` on a new thread. Returns false if the system refused one.
     @discardableResult
-    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

@@ -92,6 +92,10 @@ enum ProcessLauncher {
         if options.captureOutput {
             posix_spawn_file_actions_adddup2(&actions, out.write, 1)
             posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        } else if StandardError.descriptor != 2 {
+            // Under a supervising rwatch, 2 is its crash-report pipe: the
+            // command gets the real standard error.
+            posix_spawn_file_actions_adddup2(&actions, StandardError.descriptor, 2)
         }
         // Nothing but 0, 1 and 2 reaches the child, whoever forgot CLOEXEC.
         if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, 3) }

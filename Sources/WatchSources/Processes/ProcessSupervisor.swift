@@ -50,6 +50,16 @@ public enum ProcessSupervisor {
         SignalOwner.start()
     }
 
+    /// Hands every later stop signal (SIGINT, SIGTERM, SIGHUP) to `handler`
+    /// instead of stopping rwatch: for a supervisor whose child stops its
+    /// own groups, and which must then clean up and exit itself.
+    /// `fromTerminal` is true when the terminal sent the signal to its whole
+    /// foreground group (Ctrl-C), false when a process sent it (`kill`).
+    /// `handler` runs on the signal owner's thread and must not block.
+    public static func handOverStopSignals(to handler: @escaping @Sendable (_ number: Int32, _ fromTerminal: Bool) -> Void) {
+        SignalOwner.handOverStopSignals(to: handler)
+    }
+
     /// Registers work to do when a stop signal ends rwatch, after every
     /// child group has stopped and just before exiting: removing temporary
     /// files no child uses any more, restoring the terminal. Registered

@@ -35,6 +35,8 @@ enum SignalOwner {
     private static let execFailed = DispatchSemaphore(value: 0)
     /// Work to do on job control, registered by the terminal owner.
     private static let jobControl = Locked<[JobControlHook]>([])
+    /// Set by a supervisor that ends rwatch its own way: stop signals go to it.
+    private static let stopHandler = Locked<(@Sendable (Int32, Bool) -> Void)?>(nil)
 
     /// A pair of hooks run when rwatch stops itself (Ctrl-Z) and continues.
     struct JobControlHook: Sendable {
@@ -85,6 +87,12 @@ enum SignalOwner {
         }
     }
 
+    /// From now on, passes every stop signal to `handler` (on the owner
+    /// thread; it must not block) instead of stopping rwatch.
+    static func handOverStopSignals(to handler: @escaping @Sendable (Int32, Bool) -> Void) {
+        stopHandler.withLock { $0 = handler }
+    }
+
     /// Registers what to do around a job-control stop: leaving raw mode and
     /// taking the terminal back before rwatch stops, the reverse after.
     static func onJobControl(suspending: @escaping @Sendable () -> Void, resumed: @escaping @Sendable () -> Void) {
@@ -102,7 +110,13 @@ enum SignalOwner {
             switch number {
             case SIGTSTP: suspend()
             case SIGCONT: resume()
-            default: stop(number)
+            default:
+                if let handler = stopHandler.withLock({ $0 }) {
+                    // SI_KERNEL: the terminal sent it to the foreground group.
+                    handler(number, info.si_code == 0x80)
+                } else {
+                    stop(number)
+                }
             }
         }
     }

@@ -8,7 +8,9 @@ struct RunRecipe: ParsableCommand {
         commandName: "run",
         abstract: "Compile (cached) and run a recipe file or a bundled recipe by name.",
         discussion: """
-            Arguments after the recipe reach it as Recipe.arguments.
+            Arguments after the recipe reach it as Recipe.arguments. A recipe given as a \
+            file is recompiled when you save it, and swapped in when it compiles. A recipe \
+            that crashes is reported in one line and rwatch exits 2 (-v: with the backtrace).
 
             Examples:
               rwatch run rebuild-on-save
@@ -16,6 +18,9 @@ struct RunRecipe: ParsableCommand {
               rwatch run tail-errors /var/log/app.log
             """
     )
+
+    @Flag(name: .shortAndLong, help: "If the recipe crashes, show the runtime's whole backtrace too.")
+    var verbose = false
 
     @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
     var recipe: String
@@ -26,9 +31,10 @@ struct RunRecipe: ParsableCommand {
     func run() throws {
         let compiler = try RecipeCompiler.standard()
         let file = try RecipeLibrary(directories: compiler.installation.recipeDirectories).resolve(recipe)
-        let binary = try compiler.binary(for: file)
-        // The recipe's arguments as typed: a path among them need not be UTF-8.
-        let code = ProcessSupervisor.exec(binary, [CommandWord(binary)] + RawArguments.trailing(arguments))
-        throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(code)))")
+        // The recipe's arguments as typed: a path among them need not be
+        // UTF-8. A recipe given by its path reloads when edited; a bundled one does not.
+        let reloads = recipe.contains("/") || FileSystem.exists(recipe)
+        let options = RecipeSupervisor.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
+        Glibc.exit(try RecipeSupervisor(options, compiler: compiler).run())
     }
 }

@@ -126,7 +126,7 @@ struct Watch: ParsableCommand {
     }
 
     func run() throws {
-        if command.isEmpty { try NoCommand.run() }
+        if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
         Glibc.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))

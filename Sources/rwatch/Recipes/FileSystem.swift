@@ -13,6 +13,20 @@ enum FileSystem {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
+    /// True for a regular file (after symlinks): not a FIFO, socket,
+    /// device or directory, which rwatch must never open and block on.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The working directory, absolute.
+    static func currentDirectory() -> String {
+        guard let cwd = getcwd(nil, 0) else { return "." }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
     /// `exists(_:)` for a path given as bytes.
     static func exists(_ path: FilePath) -> Bool {
         var info = stat()
@@ -52,6 +66,10 @@ enum FileSystem {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        try write(text, fd: fd, path: path)
+    }
+
+    private static func write(_ text: String, fd: Int32, path: String) throws {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
@@ -60,6 +78,20 @@ enum FileSystem {
             if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
             offset += count
         }
+    }
+
+    /// Creates `path` holding `text`; refuses (throws) when anything exists
+    /// there already, even a dangling symlink.
+    static func create(_ text: String, at path: String, mode: mode_t = 0o644) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode)
+        guard fd >= 0 else {
+            if errno == EEXIST {
+                throw RWatchError("\(Quoted.path(path)) already exists; edit it, or remove it to start over")
+            }
+            throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        try write(text, fd: fd, path: path)
     }
 
     /// Absolute form of `path` (relative to the working directory), not

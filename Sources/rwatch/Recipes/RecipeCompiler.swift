@@ -14,7 +14,7 @@ struct RecipeCompiler {
     let swiftc: String
 
     /// The generated entry point. Bump `version` when it changes.
-    static let version = "rwatch-recipe-1"
+    static let version = "rwatch-recipe-2"
     static let main = """
         import RecipeKit
 
@@ -30,21 +30,28 @@ struct RecipeCompiler {
     /// none. Throws (after the compiler printed its diagnostics) when it
     /// does not compile.
     func binary(for file: String) throws -> String {
-        let text = try FileSystem.read(file)
-        guard text.contains("recipe") && text.contains("Recipe(") else {
-            throw RWatchError("\(Quoted.path(file)): declares no recipe (expected `let recipe = Recipe(\"name\", \"what it does\") { … }`)")
-        }
-        let key = try cacheKey(text)
-        let binary = cache.binary(for: key)
+        let (key, binary) = try place(for: file)
         if access(binary, X_OK) == 0 { return binary }
         try compile(file, into: key)
         return binary
     }
 
-    /// SHA-256 of the recipe text, RecipeKit's build identity and the
-    /// compiler's version.
-    func cacheKey(_ text: String) throws -> String {
-        var material = Self.version + "\u{0}" + text + "\u{0}"
+    /// The cache key of `file`'s text now and where its binary lives (or
+    /// will), without compiling: what a reload compares first.
+    func place(for file: String) throws -> (key: String, binary: String) {
+        let text = try FileSystem.read(file)
+        guard text.contains("recipe") && text.contains("Recipe(") else {
+            throw RWatchError("\(Quoted.path(file)): declares no recipe (expected `let recipe = Recipe(\"name\", \"what it does\") { … }`)")
+        }
+        let key = try cacheKey(text, path: file)
+        return (key, cache.binary(for: key))
+    }
+
+    /// SHA-256 of the recipe's path and text, RecipeKit's build identity
+    /// and the compiler's version. The path is part of it because the
+    /// binary's debug information (crash reports, `#filePath`) names it.
+    func cacheKey(_ text: String, path: String) throws -> String {
+        var material = Self.version + "\u{0}" + path + "\u{0}" + text + "\u{0}"
         for file in ["\(installation.modules)/RecipeKit.swiftmodule", "\(installation.library)/libRecipeKit.so"] {
             material += "\(file) \(Self.identity(of: file))\u{0}"
         }
@@ -57,7 +64,8 @@ struct RecipeCompiler {
         let scratch = try cache.scratch()
         try FileSystem.write(Self.main, to: scratch + "/main.swift")
         let arguments = [
-            swiftc, "-module-name", "RecipeBinary", "-swift-version", "6", "-Onone",
+            // -g: a crash report names the recipe's own line.
+            swiftc, "-module-name", "RecipeBinary", "-swift-version", "6", "-Onone", "-g",
             "-I", installation.modules, "-L", installation.library, "-lRecipeKit",
             "-Xlinker", "-rpath", "-Xlinker", installation.library,
         ] + installation.moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [

@@ -53,7 +53,18 @@ struct RecipeLibrary {
     /// The second string literal of the first `Recipe(` call: the
     /// description, read from the text without compiling.
     static func description(in text: String) -> String? {
-        guard let start = text.firstRange(of: "Recipe(") else { return nil }
+        let found = literals(in: text)
+        return found.count == 2 ? found[1] : nil
+    }
+
+    /// The first string literal of the first `Recipe(` call: the name.
+    static func name(in text: String) -> String? {
+        literals(in: text).first
+    }
+
+    /// The first two string literals of the first `Recipe(` call.
+    private static func literals(in text: String) -> [String] {
+        guard let start = text.firstRange(of: "Recipe(") else { return [] }
         var literals: [String] = []
         var current: String?
         var escaped = false
@@ -68,7 +79,7 @@ struct RecipeLibrary {
                 } else if character == "\"" {
                     literals.append(literal)
                     current = nil
-                    if literals.count == 2 { return literals[1] }
+                    if literals.count == 2 { return literals }
                 } else {
                     literal.append(character)
                     current = literal
@@ -79,6 +90,6 @@ struct RecipeLibrary {
                 break
             }
         }
-        return nil
+        return literals
     }
 }

@@ -56,3 +56,18 @@ import Testing
         #expect(many.count <= CommandName.lineLimit + 2)
     }
 }
+
+@Suite struct PrintingTests {
+    @Test func aPrefixWithoutATrailingSpaceGetsOne() {
+        #expect(Terminal.separated("build:") == "build: ")
+        #expect(Terminal.separated("[server] ") == "[server] ")
+        #expect(Terminal.separated("tab\t") == "tab\t")
+        #expect(Terminal.separated("") == "")
+    }
+
+    @Test func aTailLineReadsAsItsText() {
+        let line = Line(path: "/var/log/app.log", text: "error: disk full")
+        #expect("\(line)" == "error: disk full")
+        #expect(String(describing: line) == "error: disk full")
+    }
+}

@@ -1,0 +1,327 @@
+import Dispatch
+import Glibc
+import RecipeKit
+
+/// Runs a recipe as a child process and watches over it: the loop behind
+/// `rwatch` with a project recipe and `rwatch run`.
+///
+/// - A recipe that traps (`fatalError`, an index out of range) is reported
+///   in one line, `rwatch: recipe NAME crashed: Fatal error: boom
+///   (file.swift:4)`, the process groups it started are stopped and rwatch
+///   exits 2; `-v` shows the runtime's whole backtrace as well.
+/// - With `reloads`, saving the recipe file recompiles it: when it
+///   compiles, the running child is stopped (it stops its command groups
+///   as on restart), whatever it left is stopped too, and the new binary
+///   starts; when it does not, the compiler's messages are shown and the
+///   running recipe keeps going.
+/// - SIGINT, SIGTERM and SIGHUP stop the recipe (which stops its groups),
+///   then rwatch exits 128+N; a second one kills the recipe at once.
+///
+/// rwatch is the subreaper of everything below it, so a process whose
+/// parent died comes to rwatch, and nothing the recipe started (in rwatch's
+/// session) outlives the recipe.
+final class RecipeSupervisor {
+    struct Options {
+        /// The recipe file (absolute).
+        var file: String
+        /// `Recipe.arguments` of the child, as bytes.
+        var arguments: [CommandWord] = []
+        /// Pass the crash's full backtrace through.
+        var verbose = false
+        /// Recompile and swap when `file` changes.
+        var reloads = false
+    }
+
+    /// How long the old child of a swap gets to stop its groups and exit
+    /// before it is killed.
+    static let swapDeadline: Duration = .seconds(30)
+    /// How long what a recipe left behind gets after SIGTERM, before SIGKILL
+    /// (a command's default stop timeout).
+    static let leftoverGrace: Duration = .seconds(5)
+
+    private let options: Options
+    private let compiler: RecipeCompiler
+    private let inbox: SignalInbox
+    /// Readable once the current recipe child has exited.
+    private var exitNotice: ExitNotice?
+    private let reloads: ReloadRequests
+    private let watch: (any Disposable)?
+    private let clock = ContinuousClock()
+    private var machine: SupervisorMachine
+    private var binary: String
+    private var recipeName: String
+    private var crashOutput: Int32 = -1
+    private var filter: CrashOutputFilter
+    private var exitedChild: (pid: pid_t, status: ExitStatus)?
+    /// Stop signals taken while sweeping, for the loop to handle next.
+    private var deferred: [SignalInbox.Arrival] = []
+    private var swapDeadline: ContinuousClock.Instant?
+    private var reloadStarted: ContinuousClock.Instant?
+    private var compileTime: Duration = .zero
+    private var failedKey: String?
+    private var fileWasMissing = false
+    private let terminal = TerminalState.capture()
+    private let session = getsid(0)
+    private let group = getpgrp()
+
+    /// Compiles the recipe (the compiler's messages on error) and starts
+    /// it. A stop signal during this first compile ends rwatch as anywhere
+    /// else (the compiler's group is stopped); from the start of the child
+    /// on, the supervisor handles stop signals itself.
+    init(_ options: Options, compiler: RecipeCompiler) throws {
+        self.options = options
+        self.compiler = compiler
+        ProcessControl.becomeSubreaper()
+        // Watching starts before the first compile, so that no save from
+        // then on is missed.
+        reloads = ReloadRequests()
+        watch = options.reloads ? reloads.watch(options.file) : nil
+        let compiled = try compiler.binary(for: options.file)
+        binary = compiled
+        recipeName = Self.name(of: options.file)
+        filter = CrashOutputFilter(verbose: options.verbose)
+        inbox = try SignalInbox()
+        let child = try RecipeChild.start(compiled, arguments: options.arguments)
+        crashOutput = child.crashOutput
+        exitNotice = try ExitNotice(child.pid)
+        machine = SupervisorMachine(running: child.pid)
+    }
+
+    /// Runs until the recipe ends; returns rwatch's exit status.
+    func run() -> Int32 {
+        defer { watch?.dispose() }
+        while true {
+            for arrival in takeDeferred() {
+                if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
+            }
+            var fds = [pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: reloads.readEnd, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: exitNotice?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: crashOutput, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&fds, nfds_t(fds.count), timeout())
+            if ready < 0 && errno != EINTR { return 2 }
+            if fds[3].revents != 0 { relayCrashOutput() }
+            if fds[0].revents != 0 {
+                for arrival in inbox.take() {
+                    if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
+                }
+            }
+            // Orphans that ended (a command's background job whose parent
+            // exited came to rwatch) are reaped here too.
+            reap()
+            if let ended = exitedChild, ended.pid == machine.child {
+                exitedChild = nil
+                exitNotice = nil
+                if let status = perform(machine.childExited(ended.status)) { return status }
+            }
+            if let deadline = swapDeadline, clock.now >= deadline {
+                swapDeadline = nil
+                if let status = perform(machine.swapDeadlinePassed()) { return status }
+            }
+            if fds[1].revents != 0 {
+                reloads.drain()
+                if let status = reload() { return status }
+            }
+        }
+    }
+
+    // MARK: Events
+
+    /// The recipe file changed: compile it, and swap when it compiles to
+    /// something new.
+    private func reload() -> Int32? {
+        guard case .running = machine.phase else { return nil }
+        let file = options.file
+        guard FileSystem.isRegularFile(file) else {
+            if !fileWasMissing { Terminal.status("\(Quoted.path(file)) is gone; the running recipe keeps going", color: .yellow) }
+            fileWasMissing = true
+            return nil
+        }
+        fileWasMissing = false
+        let started = clock.now
+        let place: (key: String, binary: String)
+        do {
+            place = try compiler.place(for: file)
+        } catch {
+            Terminal.error("\(error); the running recipe keeps going")
+            return nil
+        }
+        guard place.binary != binary, place.key != failedKey else { return nil }
+        Terminal.status("\(Quoted.path(file)) changed: reloading", color: .cyan)
+        let next: String
+        do {
+            next = try compiler.binary(for: file)
+        } catch {
+            failedKey = place.key
+            Terminal.error("\(error); the running recipe keeps going")
+            return nil
+        }
+        failedKey = nil
+        reloadStarted = started
+        compileTime = clock.now - started
+        return perform(machine.compiled(next))
+    }
+
+    // MARK: Actions
+
+    /// Takes the machine's actions; returns the exit status once it says exit.
+    private func perform(_ actions: [SupervisorMachine.Action]) -> Int32? {
+        for action in actions {
+            switch action {
+            case .signal(let pid, let number):
+                kill(pid, number)
+            case .armSwapDeadline:
+                swapDeadline = clock.now + Self.swapDeadline
+            case .reportDeath(let number):
+                reportDeath(number)
+            case .sweep:
+                swapDeadline = nil
+                finishCrashOutput()
+                terminal?.restore()
+                sweep()
+            case .start(let next):
+                do {
+                    let child = try RecipeChild.start(next, arguments: options.arguments)
+                    crashOutput = child.crashOutput
+                    exitNotice = try ExitNotice(child.pid)
+                    binary = next
+                    recipeName = Self.name(of: options.file)
+                    machine.started(child.pid)
+                    if let started = reloadStarted {
+                        let total = clock.now - started
+                        Terminal.status("reloaded \(Quoted.path(options.file)) in \(Terminal.format(total)) (compile \(Terminal.format(compileTime)), swap \(Terminal.format(total - compileTime)))", color: .green)
+                        reloadStarted = nil
+                    }
+                } catch {
+                    Terminal.error("\(error)")
+                    if let status = perform(machine.startFailed()) { return status }
+                }
+            case .exit(let status):
+                return status
+            }
+        }
+        return nil
+    }
+
+    /// One line (two without `-v`) on what ended the recipe.
+    private func reportDeath(_ number: Int32) {
+        relayCrashOutput()
+        let text = filter.report()
+        let crashSignals = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV, SIGSYS]
+        guard crashSignals.contains(number) else {
+            Terminal.status("recipe \(Quoted.path(recipeName)) was killed by \(SignalName.name(number))", color: .red)
+            return
+        }
+        let report = CrashReport(output: text, recipeFile: options.file, signal: number)
+        Terminal.status("recipe \(Quoted.path(recipeName)) crashed: \(report.summary)", color: .red)
+        if !options.verbose { Terminal.status("(rwatch -v shows the backtrace)", color: .dim) }
+    }
+
+    /// Stops every process group the recipe left, and reaps everything: a
+    /// leftover (a child of rwatch in its session, now that rwatch is the
+    /// subreaper) gets SIGTERM (and SIGCONT) sent to its whole group, then
+    /// SIGKILL after `leftoverGrace`, until none is left.
+    private func sweep() {
+        let deadline = clock.now + Self.leftoverGrace
+        var signalled = Set<pid_t>()
+        while true {
+            reap()
+            let leftovers = ChildProcess.all().filter { $0.state != "Z" && $0.session == session }
+            if leftovers.isEmpty { return }
+            let force = clock.now >= deadline
+            for process in leftovers {
+                // The whole group, unless it is rwatch's own.
+                let target = process.processGroup != group && process.processGroup > 1 ? -process.processGroup : process.pid
+                if force {
+                    kill(target, SIGKILL)
+                } else if signalled.insert(target).inserted {
+                    kill(target, SIGTERM)
+                    kill(target, SIGCONT)
+                }
+            }
+            // Leftovers are not rwatch's children until their parents are
+            // gone, so their ends are not announced: look again shortly.
+            var fd = pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)
+            let wait = force ? 50 : min(50, max(1, milliseconds(deadline - clock.now)))
+            if poll(&fd, 1, Int32(wait)) > 0 { deferred += inbox.take() }
+        }
+    }
+
+    /// Reaps every ended child; remembers the recipe child's status.
+    private func reap() {
+        while true {
+            var raw: Int32 = 0
+            let pid = waitpid(-1, &raw, WNOHANG)
+            if pid <= 0 { return }
+            let status: ExitStatus = raw & 0x7f == 0 ? .exited((raw >> 8) & 0xff) : .signaled(raw & 0x7f)
+            if pid == machine.child { exitedChild = (pid, status) }
+        }
+    }
+
+    // MARK: Crash output
+
+    /// Moves what the child wrote on its descriptor 2 through the filter.
+    private func relayCrashOutput() {
+        guard crashOutput >= 0 else { return }
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(crashOutput, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 {
+                if count == 0 {
+                    close(crashOutput)
+                    crashOutput = -1
+                }
+                return
+            }
+            writeAll(filter.receive(Array(buffer[0..<count])))
+        }
+    }
+
+    /// The child ended: what it wrote is all in the pipe (anything that
+    /// inherited the pipe and outlives it is not waited for).
+    private func finishCrashOutput() {
+        relayCrashOutput()
+        writeAll(filter.release())
+        if crashOutput >= 0 {
+            close(crashOutput)
+            crashOutput = -1
+        }
+    }
+
+    private func writeAll(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    // MARK: Helpers
+
+    private func takeDeferred() -> [SignalInbox.Arrival] {
+        defer { deferred = [] }
+        return deferred
+    }
+
+    /// The poll timeout: until the swap deadline, at most a second (to reap
+    /// orphans that ended meanwhile).
+    private func timeout() -> Int32 {
+        guard let deadline = swapDeadline else { return 1000 }
+        return Int32(min(1000, max(0, milliseconds(deadline - clock.now))))
+    }
+
+    private func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The recipe's name as its `Recipe(…)` says, else the file's name.
+    private static func name(of file: String) -> String {
+        let text = (try? FileSystem.read(file)) ?? ""
+        let base = file.split(separator: "/").last.map(String.init) ?? file
+        return RecipeLibrary.name(in: text) ?? (base.hasSuffix(".swift") ? String(base.dropLast(6)) : base)
+    }
+}
