@@ -53,9 +53,11 @@ struct RWatch: ParsableCommand {
                 Swift.print(fullMessage(for: error))
                 Glibc.exit(0)
             }
+            // A stop signal under way explains the failure and sets the status.
+            if ProcessSupervisor.isStopping { ProcessSupervisor.exit(2) }
             let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             Terminal.error(lowercasingFirstWord(line))
-            Glibc.exit(2)
+            ProcessSupervisor.exit(2)
         }
     }
 

@@ -64,6 +64,6 @@ public enum RecipeRunner {
     /// place beside it (`Supervision`).
     public static func main(_ recipe: Recipe) -> Never {
         Supervision.adopt()
-        exit(run(recipe))
+        ProcessSupervisor.exit(run(recipe))
     }
 }

@@ -95,6 +95,25 @@ public enum ProcessSupervisor {
         return code
     }
 
+    /// Ends rwatch with `code`, unless a stop signal is already ending it:
+    /// then it waits, and the stop exits with 128+N once every child group
+    /// is gone. So work that fails because rwatch is stopping (a spawn
+    /// refused, a pipeline cut short) never races the stop to an exit
+    /// status of its own, or past the cleanup.
+    public static func exit(_ code: Int32) -> Never {
+        if SignalOwner.isStopping { parkForever() }
+        Glibc.exit(code)
+    }
+
+    /// True once a stop signal began ending rwatch: an error seen now is
+    /// most likely the stop's doing, and not worth a line of its own.
+    public static var isStopping: Bool { SignalOwner.isStopping }
+
+    private static func parkForever() -> Never {
+        let never = DispatchSemaphore(value: 0)
+        while true { never.wait() }
+    }
+
     /// Stops every live child group now, blocking until each is gone (after
     /// at most its grace period and a SIGKILL). Spawns under way are waited
     /// for and stopped too; no new spawn starts after this.

@@ -20,6 +20,6 @@ enum NoCommand {
         let root = FileSystem.directory(of: file)
         guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(String(cString: strerror(errno)))") }
         let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
-        Glibc.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
+        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
     }
 }

@@ -30,7 +30,7 @@ enum Spawn {
             case .next(.exited(let status)): result.withLock { $0.status = status.shellCode }
             case .next(.started): break
             case .error(let error):
-                Terminal.error("\(error)")
+                if !ProcessSupervisor.isStopping { Terminal.error("\(error)") }
                 done.signal()
             case .completed: done.signal()
             }
