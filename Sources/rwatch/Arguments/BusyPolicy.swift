@@ -5,4 +5,7 @@ import ArgumentParser
 enum BusyPolicy: String, ExpressibleByArgument, CaseIterable {
     case queue, restart, ignore, signal
     case doNothing = "do-nothing"
+
+    /// Help and completions offer one word per policy.
+    static var allValueStrings: [String] { [queue, restart, ignore, signal].map(\.rawValue) }
 }
