@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-tsan example install uninstall clean
+.PHONY: all deps build run test test-tsan example bench install uninstall clean
 
 all: build
 
@@ -47,6 +47,15 @@ test-tsan: deps
 # then runs it once. Not part of `make test`.
 example: deps
 	SWIFT=$(SWIFT) Examples/build.sh
+
+# Runs the Signals benchmarks (Benchmarks/Signals, ordo-one/benchmark):
+# every shape side by side with OpenCombine and a closure floor, then fails
+# if a Signals row regressed past Benchmarks/Signals/Thresholds. Not part of
+# `make test`. After an intended change, store new figures with
+#   cd Benchmarks/Signals && swift package --allow-writing-to-package-directory \
+#       benchmark thresholds update --filter '.*:Signals'
+bench: deps
+	cd Benchmarks/Signals && $(SWIFT) package benchmark thresholds check --no-progress
 
 # Installs rwatch with what recipe compilation needs, so that an installed
 # rwatch compiles recipes outside the source tree:

@@ -24,9 +24,12 @@ extension Signal where Value == FileEvent {
 }
 
 extension Signal where Value == [FileEvent] {
-    /// `batched` for events that come in arrays (`settlingVCS(of:)`): each
-    /// array is added to the open batch in one step, so a burst released
-    /// at once is never cut by the window closing half-way through it.
+    /// `batched` for events that come in arrays (`FileWatcher.batches`,
+    /// `settlingVCS(of:)`): each array is added to the open batch in one
+    /// step, so an editor's save or a burst released at once is never cut
+    /// by the window closing half-way through it, even with `quiet` zero.
+    ///
+    ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public func batched(
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),

@@ -17,6 +17,16 @@ extension Signal where Value == FileEvent {
     /// line when it starts holding, so that a run that does not come is
     /// explained.
     public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
+        map { [$0] }.settlingVCS(of: paths)
+    }
+}
+
+extension Signal where Value == [FileEvent] {
+    /// `settlingVCS(of:)` for events in arrays (`FileWatcher.batches`): an
+    /// array passes whole, or is held whole and sent with the rest.
+    ///
+    ///     FileWatcher.batches(paths).settlingVCS(of: paths).batched(.zero)
+    public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
         let source = self
         return Signal<[FileEvent]>.deferred {
             let announced = Locked<Set<VCSState.Operation>>([])
@@ -30,7 +40,7 @@ extension Signal where Value == FileEvent {
                     Terminal.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
                 }
             }).map(\.isBusy)
-            return source.hold(while: busy, into: [FileEvent]()) { $0.append($1) }
+            return source.hold(while: busy, into: [FileEvent]()) { $0 += $1 }
         }
     }
 }

@@ -11,7 +11,7 @@ public enum FileWatcher {
         var options: WatchOptions
     }
 
-    private static let registry = Locked<[Key: Signal<FileEvent>]>([:])
+    private static let registry = Locked<[Key: Signal<[FileEvent]>]>([:])
 
     /// Hot, shared, recursive. Every subscriber to the same paths and
     /// options shares one subscription, and every watcher in the process one
@@ -29,12 +29,54 @@ public enum FileWatcher {
     /// vanished directories (`deleted`); files deleted during the overflow
     /// are not reported.
     ///
+    /// An editor's save arrives in one piece, once it is complete: a file
+    /// being written is reported when it is closed (`modified`, then
+    /// `closedWrite`), or half a second after its first write if its
+    /// writer keeps it open (a log); a save through a backup or a
+    /// temporary name is a `modified` of the real path; an attribute change
+    /// right after a save (vim's chmod) belongs to it.
+    ///
     /// Errors (missing path, watch limit, root deleted, bad glob) arrive as
     /// the signal's error, a `FileWatchError` whose `description` is one
     /// clear line. Events are delivered on the watcher's reader thread:
     /// hand slow work elsewhere (`observe(on:)`), or the kernel queue may
     /// overflow.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
+        let groups = shared(paths, options)
+        return Signal { observer in
+            groups.subscribe(
+                onNext: { events in for event in events { observer.sendNext(event) } },
+                onError: { observer.sendError($0) },
+                onCompleted: { observer.sendCompleted() }
+            )
+        }
+    }
+
+    /// `watch(_:options:)` for paths given as text.
+    public static func watch(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
+        watch(paths.map { FilePath($0) }, options: options)
+    }
+
+    /// The same changes as `watch(_:options:)`, in batches: each array
+    /// holds what one change the kernel reported brought (an editor's
+    /// save, released once complete, whole; a directory that appeared with
+    /// what a scan found in it). Whatever acts on every value (a run per
+    /// change with no debounce) acts once per save; events sent one by one
+    /// could be split by a timer that fires between two of them.
+    ///
+    ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
+    public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
+        shared(paths, options)
+    }
+
+    /// `batches(_:options:)` for paths given as text.
+    public static func batches(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
+        batches(paths.map { FilePath($0) }, options: options)
+    }
+
+    /// The one shared subscription for `paths` and `options`: the events
+    /// each kernel event brought, in order.
+    private static func shared(_ paths: [FilePath], _ options: WatchOptions) -> Signal<[FileEvent]> {
         let key = Key(paths: paths.map(FileSystem.absolute), options: options)
         // Each subscriber must see what is there at its own start.
         if options.reportsExisting { return source(key.paths, options) }
@@ -46,13 +88,8 @@ public enum FileWatcher {
         }
     }
 
-    /// `watch(_:options:)` for paths given as text.
-    public static func watch(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
-        watch(paths.map { FilePath($0) }, options: options)
-    }
-
     /// One registration with the reader per subscription.
-    private static func source(_ paths: [FilePath], _ options: WatchOptions) -> Signal<FileEvent> {
+    private static func source(_ paths: [FilePath], _ options: WatchOptions) -> Signal<[FileEvent]> {
         Signal { observer in
             do {
                 _ = try options.validated()

@@ -113,8 +113,10 @@ extension ReaderLoop {
             // Through the save coalescer (a file renamed away and written
             // again makes one `modified`); a polled root's own loss comes
             // as `rootMissing`.
+            // A pass sees what is already there: nothing to wait for.
+            let now = FileSystem.now()
             var out: [FileEvent] = []
-            for event in events { out += client.coalescer.pass(event) }
+            for event in events { out += client.coalescer.pass(event, now: now, origin: .scan) }
             client.send(out)
         case .renamedAway(let events):
             let now = FileSystem.now()

@@ -63,22 +63,18 @@ extension ReaderLoop {
     /// it for every client that wants it; the scan reports what it holds.
     func directoryAppeared(_ path: FilePath, in directory: FilePath, kind: FileEvent.Kind, cookie: UInt32) {
         for client in clients where client.deafSince == nil {
-            var events: [FileEvent] = []
             if client.reports(path, in: directory, isDirectory: true) {
-                events.append(FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie))
+                deliver([FileEvent(path: path, kind: kind, isDirectory: true, cookie: cookie)], to: client)
             } else {
                 client.noteDropped(path, in: directory, isDirectory: true)
             }
             if client.wantsDirectory(path, in: directory), let (index, relative) = client.locate(path) {
                 do {
-                    events += try walk(client, index, from: path, relative: relative, mode: .reportAll)
+                    deliver(try walk(client, index, from: path, relative: relative, mode: .reportAll), to: client, origin: .scan)
                 } catch {
-                    deliver(events, to: client)
                     fail(client, error)
-                    continue
                 }
             }
-            deliver(events, to: client)
         }
     }
 

@@ -62,6 +62,7 @@ final class ReaderLoop {
         while true {
             if commandsPending {
                 for command in reader.takeCommands() { execute(command) }
+                flush()
             }
             if clients.isEmpty {
                 stopLibrary()
@@ -81,7 +82,14 @@ final class ReaderLoop {
                 mountsChanged()
             }
             expireHeldEvents()
+            flush()
         }
+    }
+
+    /// Hands every client what the last step brought (one kernel event,
+    /// commands, held events released), as one value each.
+    func flush() {
+        for client in clients { client.flush() }
     }
 
     func startLibrary() {
@@ -107,10 +115,14 @@ final class ReaderLoop {
         switch command {
         case .add(let client, let armed):
             arm(client, gate: armed)
+            // What the start reported reaches the subscriber before `subscribe` returns.
+            flush()
             armed?.release()
         case .polled(let client, let job, let output):
             polled(client, job, output)
         case .fence(let gate):
+            // What the commands before it found is delivered first.
+            flush()
             gate.release()
         case .remove(let id):
             // Read what is queued first: IN_IGNORED records say which watches
@@ -129,6 +141,7 @@ final class ReaderLoop {
                 client.deafSince = nil
                 overflow(client, since: since)
             }
+            flush()
             done.signal()
         case .barrier(let done):
             drain()
@@ -196,6 +209,7 @@ final class ReaderLoop {
     }
 
     func fail(_ client: WatchClient, _ error: FileWatchError) {
+        client.flush()
         drop(client)
         client.observer.sendError(error)
     }
@@ -237,11 +251,15 @@ final class ReaderLoop {
             while true {
                 let records = InotifyLibrary.read(descriptor, into: readBuffer)
                 if records.isEmpty { break }
-                for record in records { handle(record) }
+                for record in records {
+                    handle(record)
+                    flush()
+                }
             }
         }
         for move in pendingMoves { movedOut(move) }
         pendingMoves.removeAll()
+        flush()
         lastIdle = FileSystem.now()
         runPendingReplans()
     }
@@ -349,20 +367,23 @@ final class ReaderLoop {
             let toReported = client.reports(path, in: directory, isDirectory: from.isDirectory)
             let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
             let target = FileEvent(path: path, kind: .movedTo, isDirectory: from.isDirectory, cookie: cookie)
-            var events: [FileEvent] = []
             switch (fromReported, toReported) {
             case (true, true):
-                events = [source, target]
+                deliver([source, target], to: client)
             case (true, false):
                 if from.isDirectory {
-                    events = [source]
+                    deliver([source], to: client)
                 } else {
                     // Renamed to a name nobody reports (a backup): an editor's save begins.
                     deliverChecked(client.coalescer.hold(source, now: FileSystem.now()), to: client)
                 }
             case (false, true):
-                // From a name nobody reports (an editor's temporary file): the real path changed.
-                events = from.isDirectory ? [target] : [FileEvent(path: path, kind: .modified)]
+                if from.isDirectory {
+                    deliver([target], to: client)
+                } else {
+                    // From a name nobody reports (an editor's temporary file): the real path changed.
+                    deliver([FileEvent(path: path, kind: .modified)], to: client, origin: .replacement)
+                }
             case (false, false):
                 break
             }
@@ -372,15 +393,12 @@ final class ReaderLoop {
                     table.releaseTree(path, for: client, kernelDropped: false)
                 } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
                     do {
-                        events += try walk(client, index, from: path, relative: relative, mode: .reportAll)
+                        deliver(try walk(client, index, from: path, relative: relative, mode: .reportAll), to: client, origin: .scan)
                     } catch {
-                        deliver(events, to: client)
                         fail(client, error)
-                        continue
                     }
                 }
             }
-            deliverChecked(events, to: client)
         }
     }
 
@@ -392,9 +410,11 @@ final class ReaderLoop {
     }
 
     /// Delivers through the client's save coalescer.
-    func deliver(_ events: [FileEvent], to client: WatchClient) {
+    func deliver(_ events: [FileEvent], to client: WatchClient, origin: SaveCoalescer.Origin = .kernel) {
+        guard !events.isEmpty else { return }
+        let now = FileSystem.now()
         var out: [FileEvent] = []
-        for event in events { out += client.coalescer.pass(event) }
+        for event in events { out += client.coalescer.pass(event, now: now, origin: origin) }
         deliverChecked(out, to: client)
     }
 

@@ -27,7 +27,8 @@ final class WatchClient: @unchecked Sendable {
     let id: Int
     var roots: [Root]
     let options: WatchOptions
-    let observer: Observer<FileEvent>
+    /// Receives one array per read of the kernel queue (`flush()`).
+    let observer: Observer<[FileEvent]>
     /// Directories this client holds a watch reference on.
     var watched: Set<FilePath> = []
     /// Directories watched only to notice a deleted root coming back.
@@ -38,7 +39,7 @@ final class WatchClient: @unchecked Sendable {
     /// queue is read: a rule file changed, and what it no longer ignores
     /// must be watched.
     var pendingReplans: [(root: Int, relative: FilePath)] = []
-    var coalescer = SaveCoalescer()
+    var coalescer: SaveCoalescer
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
     /// What is polled, by root index: the tops of the polled subtrees (or the single file).
@@ -50,10 +51,11 @@ final class WatchClient: @unchecked Sendable {
     var deafSince: Double? = nil
     var ended = false
 
-    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<FileEvent>) {
+    init(id: Int, paths: [FilePath], options: WatchOptions, observer: Observer<[FileEvent]>) {
         self.id = id
         self.options = options
         self.observer = observer
+        self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
     }
 
@@ -142,11 +144,27 @@ final class WatchClient: @unchecked Sendable {
         roots.firstIndex { $0.path == path && !$0.waiting }
     }
 
-    /// Delivers events of the kinds asked for, unless ended or (in tests) deafened.
+    /// Events sent since the last `flush()`.
+    private var outbox: [FileEvent] = []
+
+    /// Queues events of the kinds asked for, for the next `flush()`, unless
+    /// ended or (in tests) deafened.
     func send(_ events: [FileEvent]) {
         guard !ended, deafSince == nil else { return }
         for event in events where event.kind == .overflow || options.kinds.contains(event.kind) {
-            observer.sendNext(event)
+            outbox.append(event)
         }
+    }
+
+    /// Delivers what was sent since the last flush as one value: the
+    /// reader flushes after each kernel event it handles, so that what one
+    /// event brings (a save the coalescer releases whole, a directory that
+    /// appeared with what a scan found in it) stays together downstream.
+    func flush() {
+        guard !outbox.isEmpty else { return }
+        let events = outbox
+        outbox.removeAll(keepingCapacity: outbox.count <= 1024)
+        guard !ended else { return }
+        observer.sendNext(events)
     }
 }

@@ -17,8 +17,14 @@ public struct WatchOptions: Sendable, Hashable {
     public var exclude: [String]
     /// File extensions without the dot (`"swift"`, `"md"`); empty means any.
     public var extensions: [String]
-    /// Honor `.gitignore`, `.ignore`, `info/exclude` and the global excludes file.
+    /// Honor git's rule files: `.gitignore`, `info/exclude` and the global
+    /// excludes file (`.ignore` files are not git's: `useProjectIgnore`).
     public var useVCSIgnore: Bool
+    /// Honor the project's rule files: `.gitignore` and `.ignore` files in
+    /// and above the tree, and `info/exclude`.
+    public var useProjectIgnore: Bool
+    /// Honor the user's rule file: git's global excludes file.
+    public var useGlobalIgnore: Bool
     /// Ignore version-control directories, `.build`, `__pycache__`, `*.py[co]`,
     /// `.DS_Store` and editors' swap, backup and temporary files.
     public var useDefaultIgnore: Bool
@@ -41,16 +47,27 @@ public struct WatchOptions: Sendable, Hashable {
     /// the reader thread before any later change (each subscription then
     /// has its own registration).
     var reportsExisting = false
+    /// Report each save once complete and whole (`SaveCoalescer`); off,
+    /// every event passes the moment it is read (the version-control
+    /// state must see a lock file when it appears, not when it is closed).
+    var coalescesSaves = true
 
     /// Every kind of change.
     public static let allKinds: Set<FileEvent.Kind> = [.created, .modified, .closedWrite, .deleted, .movedFrom, .movedTo, .attributes, .overflow]
 
-    /// Options with every default: everything reported, VCS and default ignores on.
+    /// Whether any rule file is read: false skips finding the repository too.
+    var discoversRuleFiles: Bool {
+        useProjectIgnore || (useVCSIgnore && useGlobalIgnore)
+    }
+
+    /// Options with every default: everything reported, every rule file and default ignores on.
     public init(
         include: [String] = [],
         exclude: [String] = [],
         extensions: [String] = [],
         useVCSIgnore: Bool = true,
+        useProjectIgnore: Bool = true,
+        useGlobalIgnore: Bool = true,
         useDefaultIgnore: Bool = true,
         onRootDeleted: RootDeletion = .fail,
         backend: WatchBackend = .auto,
@@ -63,6 +80,8 @@ public struct WatchOptions: Sendable, Hashable {
         self.exclude = exclude
         self.extensions = extensions
         self.useVCSIgnore = useVCSIgnore
+        self.useProjectIgnore = useProjectIgnore
+        self.useGlobalIgnore = useGlobalIgnore
         self.useDefaultIgnore = useDefaultIgnore
         self.onRootDeleted = onRootDeleted
         self.backend = backend

@@ -17,7 +17,17 @@ struct PathFilter: Sendable {
     /// The root, absolute.
     let root: FilePath
     let useDefaultIgnore: Bool
-    let useVCSIgnore: Bool
+    /// Which rule files are read (`WatchOptions`' `useVCSIgnore`,
+    /// `useProjectIgnore`, `useGlobalIgnore`): `.gitignore`s and
+    /// `info/exclude` are git's and the project's, `.ignore`s the
+    /// project's, the global excludes file git's and the user's.
+    let readsGitignores: Bool
+    let readsDotIgnores: Bool
+    let readsGlobalExcludes: Bool
+    /// Whether a directory's own rule files (`.gitignore`, `.ignore`) are read.
+    var readsDirectoryRuleFiles: Bool { readsGitignores || readsDotIgnores }
+    /// Whether any rule file is read, so the repository is looked for.
+    private var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
     let recursive: Bool
     private let includeGlobs: [Glob]
     private let excludeGlobs: [Glob]
@@ -48,7 +58,9 @@ struct PathFilter: Sendable {
         excludeGlobs = options.exclude.compactMap { try? Glob($0) }
         extensions = Set(options.extensions.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
         useDefaultIgnore = options.useDefaultIgnore
-        useVCSIgnore = options.useVCSIgnore
+        readsGitignores = options.useVCSIgnore && options.useProjectIgnore
+        readsDotIgnores = options.useProjectIgnore
+        readsGlobalExcludes = options.useVCSIgnore && options.useGlobalIgnore
         recursive = options.recursive
         ignoreFilePaths = options.ignoreFiles.map { FileSystem.absolute(FilePath($0)) }
         filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
@@ -64,7 +76,7 @@ struct PathFilter: Sendable {
     mutating func prepare(environment: GitConfiguration.Environment = .current) {
         ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
         filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
-        guard useVCSIgnore else { return }
+        guard discovers else { return }
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
         prefix = FileSystem.relative(root, to: top) ?? FilePath()
@@ -76,12 +88,14 @@ struct PathFilter: Sendable {
             ancestors.insert(directory, at: 0)
         }
         for ancestor in ancestors {
-            git.setFiles(PathFilter.readDirectoryFiles(ancestor), in: FileSystem.relative(ancestor, to: top) ?? FilePath())
+            git.setFiles(readDirectoryFiles(ancestor), in: FileSystem.relative(ancestor, to: top) ?? FilePath())
         }
         // Outside a repository git reads neither: only the tree's own files apply.
         if let repository {
-            infoExclude = repository.commonDirectory.appending("info/exclude")
-            globalExcludes = GitConfiguration.excludesFile(commonDirectory: repository.commonDirectory, top: top, environment: environment)
+            if readsGitignores { infoExclude = repository.commonDirectory.appending("info/exclude") }
+            if readsGlobalExcludes {
+                globalExcludes = GitConfiguration.excludesFile(commonDirectory: repository.commonDirectory, top: top, environment: environment)
+            }
         }
         readExcludeFiles()
     }
@@ -90,10 +104,10 @@ struct PathFilter: Sendable {
     /// `relative` (absolute `directory`), when `names` (its entries, if
     /// known) has them; forgets what the directory had before.
     mutating func loadDirectory(_ relative: FilePath, at directory: FilePath, names: [FilePath.Component]? = nil) {
-        guard useVCSIgnore else { return }
+        guard readsGitignores || readsDotIgnores else { return }
         let key = topRelative(relative)
         if let names, !names.contains(where: PathFilter.isRuleFileName), git.files(in: key).isEmpty { return }
-        git.setFiles(PathFilter.readDirectoryFiles(directory), in: key)
+        git.setFiles(readDirectoryFiles(directory), in: key)
     }
 
     /// What a change of the file at `path` (absolute) means: nil when it
@@ -106,7 +120,7 @@ struct PathFilter: Sendable {
             filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
             return FilePath()
         }
-        guard useVCSIgnore else { return nil }
+        guard discovers else { return nil }
         if path == infoExclude || path == globalExcludes {
             readExcludeFiles()
             return FilePath()
@@ -119,7 +133,7 @@ struct PathFilter: Sendable {
             return relative
         }
         if ancestors.contains(directory) {
-            git.setFiles(PathFilter.readDirectoryFiles(directory), in: FileSystem.relative(directory, to: top) ?? FilePath())
+            git.setFiles(readDirectoryFiles(directory), in: FileSystem.relative(directory, to: top) ?? FilePath())
             return FilePath()
         }
         return nil
@@ -130,11 +144,9 @@ struct PathFilter: Sendable {
     /// excludes file, the ignore and filter files.
     var outsideDirectories: [FilePath] {
         var paths = ignoreFilePaths + filterFilePaths
-        if useVCSIgnore {
-            paths += [infoExclude, globalExcludes].compactMap { $0 }
-        }
+        paths += [infoExclude, globalExcludes].compactMap { $0 }
         var directories = paths.map(FileSystem.parent)
-        if useVCSIgnore { directories += ancestors }
+        if readsGitignores || readsDotIgnores { directories += ancestors }
         var seen = Set<FilePath>()
         return directories.filter { seen.insert($0).inserted && FileSystem.relative($0, to: root) == nil }
     }
@@ -156,11 +168,15 @@ struct PathFilter: Sendable {
         }
     }
 
-    /// `.ignore` then `.gitignore` of `directory`: the order they are consulted in.
-    private static func readDirectoryFiles(_ directory: FilePath) -> [IgnoreFile] {
-        [".ignore", ".gitignore"].compactMap { name in
+    /// `.ignore` then `.gitignore` of `directory` (those this filter reads):
+    /// the order they are consulted in.
+    private func readDirectoryFiles(_ directory: FilePath) -> [IgnoreFile] {
+        var names: [FilePath.Component] = []
+        if readsDotIgnores { names.append(PathFilter.ignoreName) }
+        if readsGitignores { names.append(PathFilter.gitignoreName) }
+        return names.compactMap { name in
             let path = directory.appending(name)
-            return readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path) }
+            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path) }
         }
     }
 
@@ -243,7 +259,7 @@ struct PathFilter: Sendable {
     }
 
     private func gitReason(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
-        guard useVCSIgnore, !git.isEmpty else { return nil }
+        guard !git.isEmpty else { return nil }
         // The path from the top, as bytes: the prefix, then the relative path.
         let found = relative.withBytes { bytes -> IgnoreRules.Decision? in
             if prefixBytes.isEmpty { return git.decision(for: bytes, isDirectory: isDirectory) }

@@ -23,10 +23,12 @@ extension FileWatcher {
                 }
             }
             guard !repositories.isEmpty else { return Signal.just(VCSState()) }
-            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useDefaultIgnore: false,
-                                       onRootDeleted: .waitForReappearance, recursive: false)
+            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useProjectIgnore: false,
+                                       useGlobalIgnore: false, useDefaultIgnore: false, onRootDeleted: .waitForReappearance, recursive: false)
             // What is there now arrives first, as `created`, from the reader thread.
             options.reportsExisting = true
+            // A lock counts from the moment it exists.
+            options.coalescesSaves = false
             let tracker = VCSTracker(repositories)
             return FileWatcher.watch(repositories.map(\.stateDirectory), options: options)
                 .scan(tracker) { tracker, event in tracker.applying(event) }

@@ -21,14 +21,26 @@ struct WatchFlags: ParsableArguments {
     @Option(name: .customLong("filter-file"), help: ArgumentHelp("Only paths matching a glob in this file, one per line (repeatable).", valueName: "file"), completion: .file())
     var filterFile: [String] = []
 
-    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read .gitignore, .ignore, info/exclude or git's global excludes file.")
+    @Flag(name: .customLong("no-vcs-ignore"), help: "Do not read git's rule files: .gitignore, info/exclude, the global excludes file.")
     var noVCSIgnore = false
+
+    @Flag(name: .customLong("no-project-ignore"), help: "Do not read the project's rule files: .gitignore, .ignore, info/exclude.")
+    var noProjectIgnore = false
+
+    @Flag(name: .customLong("no-global-ignore"), help: "Do not read git's global excludes file.")
+    var noGlobalIgnore = false
+
+    @Flag(name: .customLong("no-discover-ignore"), help: "Read no rule file: the three above together (-i and --ignore-file still apply).")
+    var noDiscoverIgnore = false
 
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch VCS directories, __pycache__, *.pyc and editor swap, backup and temp files.")
     var noDefaultIgnore = false
 
     /// `--watch-backend`, `--poll[=INTERVAL]`.
     @OptionGroup var backend: BackendOptions
+
+    @Flag(name: .customLong("ignore-nothing"), help: "--no-discover-ignore and --no-default-ignore together (-i and --ignore-file still apply).")
+    var ignoreNothing = false
 
     @Option(name: .customLong("fs-events"), help: ArgumentHelp("Only these kinds of change, comma separated: create, modify, delete, rename, attrib (default all).", valueName: "kinds"))
     var fsEvents: [String] = []
@@ -80,8 +92,11 @@ struct WatchFlags: ParsableArguments {
         options.extensions = exts.flatMap { $0.split(separator: ",") }.map { item in
             String(item.drop { $0 == "." }).trimmingCharacters()
         }.filter { !$0.isEmpty }
-        options.useVCSIgnore = !noVCSIgnore
-        options.useDefaultIgnore = !noDefaultIgnore
+        let noDiscovery = noDiscoverIgnore || ignoreNothing
+        options.useVCSIgnore = !(noVCSIgnore || noDiscovery)
+        options.useProjectIgnore = !(noProjectIgnore || noDiscovery)
+        options.useGlobalIgnore = !(noGlobalIgnore || noDiscovery)
+        options.useDefaultIgnore = !(noDefaultIgnore || ignoreNothing)
         options.backend = backend.backend
         options.ignoreFiles = ignoreFile
         options.filterFiles = filterFile
@@ -91,17 +106,22 @@ struct WatchFlags: ParsableArguments {
 
     /// The events of `recursive` paths (every directory below them too) and
     /// `nonRecursive` ones (their own entries only), absolute; the current
-    /// directory when both are empty.
-    func changes(recursive: [FilePath], nonRecursive: [FilePath]) -> (paths: [FilePath], events: Signal<FileEvent>) {
+    /// directory when both are empty. `batches` are the same events in the
+    /// arrays the watcher reads them in (`FileWatcher.batches`: a save whole).
+    func changes(recursive: [FilePath], nonRecursive: [FilePath])
+        -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
-        var signals: [Signal<FileEvent>] = []
-        if !deep.isEmpty { signals.append(FileWatcher.watch(deep, options: watchOptions)) }
+        var watches: [([FilePath], WatchOptions)] = []
+        if !deep.isEmpty { watches.append((deep, watchOptions)) }
         if !nonRecursive.isEmpty {
             var options = watchOptions
             options.recursive = false
-            signals.append(FileWatcher.watch(nonRecursive, options: options))
+            watches.append((nonRecursive, options))
         }
-        return (deep + nonRecursive, signals.count == 1 ? signals[0] : Signal.merge(signals))
+        let events = watches.map { FileWatcher.watch($0.0, options: $0.1) }
+        let batches = watches.map { FileWatcher.batches($0.0, options: $0.1) }
+        return (deep + nonRecursive, events.count == 1 ? events[0] : Signal.merge(events),
+                batches.count == 1 ? batches[0] : Signal.merge(batches))
     }
 
     /// Throws a usage error naming the first of `paths` that does not

@@ -109,9 +109,10 @@ struct Watch: ParsableCommand {
         let run = try running.runOptions(statusLines: !output.quiet)
         let settle = !noVCSSettle
         return Recipe("ad-hoc", command.joined(separator: " ")) {
+            // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let batches = settle
-                ? watched.events.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
-                : watched.events.batched(debounce, maxWait: maxWait)
+                ? watched.batches.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
+                : watched.batches.batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(words, onBusy: policy, options: run)

@@ -2,7 +2,7 @@ import RecipeKit
 
 /// The verbose line that says what a watch covers, before anything runs.
 enum WatchPlan {
-    /// `watching /src, /docs (recursive); only *.swift; ignoring *.tmp; .gitignore rules on; default ignores on`.
+    /// `watching /src, /docs (recursive); only *.swift; ignoring *.tmp; rule files .gitignore, info/exclude, .ignore, global excludes; default ignores on`.
     static func describe(paths: [FilePath], nonRecursive: [FilePath] = [], options: WatchOptions) -> String {
         var watched: [String] = []
         if !paths.isEmpty { watched.append(paths.map { Quoted.path($0) }.joined(separator: ", ") + " (recursive)") }
@@ -16,7 +16,11 @@ enum WatchPlan {
         if options.kinds != WatchOptions.allKinds {
             parts.append("only " + options.kinds.subtracting([.overflow]).map(\.rawValue).sorted().joined(separator: ",") + " events")
         }
-        parts.append(".gitignore/.ignore rules " + (options.useVCSIgnore ? "on" : "off"))
+        var ruleFiles: [String] = []
+        if options.useVCSIgnore && options.useProjectIgnore { ruleFiles += [".gitignore", "info/exclude"] }
+        if options.useProjectIgnore { ruleFiles.append(".ignore") }
+        if options.useVCSIgnore && options.useGlobalIgnore { ruleFiles.append("global excludes") }
+        parts.append(ruleFiles.isEmpty ? "no rule files" : "rule files " + ruleFiles.joined(separator: ", "))
         parts.append("default ignores " + (options.useDefaultIgnore ? "on" : "off"))
         return parts.joined(separator: "; ")
     }

@@ -1,4 +1,5 @@
 import Glibc
+import Signals
 import SystemPackage
 import Testing
 @testable import WatchSources
@@ -132,5 +133,55 @@ import TestSupport
         #expect(eventually { recorder.events(for: file).filter { $0.kind == backend.written }.count > writes })
         #expect(recorder.failure.withLock { $0 } == nil)
         #expect(!recorder.snapshot.contains { [.deleted, .movedFrom, .created].contains($0.kind) })
+    }
+
+    /// Subscribes to `FileWatcher.batches`, keeping every batch.
+    private func recordBatches(_ path: String) -> (Locked<[ChangeBatch]>, any Disposable) {
+        let batches = Locked<[ChangeBatch]>([])
+        let subscription = FileWatcher.batches([path]).subscribe(onNext: { events in batches.withLock { $0.append(ChangeBatch(events)) } })
+        return (batches, subscription)
+    }
+
+    /// Writes a marker and waits for its batch: everything before it has been delivered.
+    private func settleBatches(_ batches: Locked<[ChangeBatch]>, in dir: TempDir, _ name: String) -> Bool {
+        Disk.write(dir.at(name))
+        return eventually { batches.withLock { $0.contains { $0.paths.contains(FilePath(dir.at(name))) } } }
+    }
+
+    @Test func anInPlaceWriteReadInTwoPartsIsOneBatch() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("main.swift")
+        Disk.write(file, "old\n")
+        let (batches, subscription) = recordBatches(dir.path)
+        defer { subscription.dispose() }
+        let fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        _ = Array("new\n".utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        // The reader has read the truncation and the write; the file is still open.
+        InotifyReader.shared.barrier()
+        close(fd)
+        #expect(settleBatches(batches, in: dir, "zz-marker"))
+        let withFile = batches.withLock { $0 }.filter { $0.paths.contains(FilePath(file)) }
+        #expect(withFile.count == 1)
+        #expect(withFile.first?.events.map(\.kind) == [.modified, .closedWrite])
+    }
+
+    @Test(arguments: EditorSave.allCases) func eachEditorsSaveIsOneBatchOfTheRealPath(_ editor: EditorSave) {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("app.c")
+        Disk.write(file, "int x;\n")
+        let (batches, subscription) = recordBatches(dir.path)
+        defer { subscription.dispose() }
+        for save in 0..<2 {
+            editor.save(file, "int x = \(save);\n", first: save == 0)
+            #expect(settleBatches(batches, in: dir, "zz-marker-\(save)"))
+        }
+        let all = batches.withLock { $0 }
+        let withFile = all.filter { $0.paths.contains(FilePath(file)) }
+        #expect(withFile.count == 2, "\(editor): \(all)")
+        #expect(withFile.allSatisfy { $0.kinds[FilePath(file)]?.contains(.modified) == true }, "\(editor): \(all)")
+        let strays = all.flatMap(\.paths).filter { $0 != FilePath(file) && !$0.string.contains("zz-marker") }
+        #expect(strays.isEmpty, "\(editor): \(strays)")
     }
 }

@@ -105,4 +105,23 @@ import Testing
         #expect(filter.whyIgnored("x.tmp", isDirectory: false)?.description == "exclude glob *.tmp")
         #expect(filter.whyIgnored("x.txt", isDirectory: false) == nil)
     }
+
+    /// The man page's DEFAULT IGNORES section names every default pattern
+    /// (its roff escapes removed), so the list a user reads is the one applied.
+    @Test func theManPageListsEveryDefaultIgnore() throws {
+        let manPage = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
+            .removingLastComponent().appending("man/rwatch.1")
+        guard case .contents(let bytes) = RuleFileReader.read(manPage) else {
+            Issue.record("cannot read \(manPage)")
+            return
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let start = try #require(text.firstRange(of: ".SH DEFAULT IGNORES"))
+        let section = text[start.upperBound...]
+        let end = section.firstRange(of: "\n.SH ")?.lowerBound ?? section.endIndex
+        let listed = String(section[..<end]).replacing("\\-", with: "-")
+        for pattern in DefaultIgnores.patterns {
+            #expect(listed.contains(pattern), "man page DEFAULT IGNORES lacks \(pattern)")
+        }
+    }
 }

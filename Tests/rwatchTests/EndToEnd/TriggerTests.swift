@@ -34,7 +34,11 @@ import TestSupport
         var attempt = 0
         let ready = eventually {
             attempt += 1
-            if attempt % 40 == 1 { TemporaryDirectory.writeFile(directory + "/ready", "\(attempt)") }
+            if attempt % 40 == 1 {
+                // Created anew each time: a watch that counts only creations sees it too.
+                unlink(directory + "/ready")
+                TemporaryDirectory.writeFile(directory + "/ready", "\(attempt)")
+            }
             return !runs(scratch).isEmpty
         }
         guard ready else {
@@ -240,6 +244,85 @@ import TestSupport
         TemporaryDirectory.writeFile(dir + "/sub/skip.md", "x\n")
         let after = runsUntilSentinel(scratch, in: dir)
         #expect(!after.contains { $0.contains("skip.md") }, "\(after)")
+    }
+
+    @Test func noMetaLeavesTouchAndChmodWithoutARun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        TemporaryDirectory.writeFile(dir + "/kept.txt", "x\n")
+        guard let rwatch = start(["-d", "0", "--no-meta"], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        #expect(utimensat(AT_FDCWD, dir + "/kept.txt", nil, 0) == 0)
+        #expect(chmod(dir + "/kept.txt", 0o600) == 0)
+        let after = runsUntilSentinel(scratch, in: dir)
+        #expect(after == ["\(dir)/sentinel"], "\(after)")
+    }
+
+    @Test func fsEventsCreateLeavesWritesToAnExistingFileWithoutARun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        TemporaryDirectory.writeFile(dir + "/kept.txt", "x\n")
+        guard let rwatch = start(["-d", "0", "--fs-events", "create"], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        TemporaryDirectory.writeFile(dir + "/kept.txt", "y\n")
+        let after = runsUntilSentinel(scratch, in: dir)
+        #expect(after == ["\(dir)/sentinel"], "\(after)")
+    }
+
+    @Test func watchNonRecursiveLeavesSubdirectoriesOut() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        mkdir(dir + "/sub", 0o755)
+        guard let rwatch = start(["-d", "0", "-W", dir], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        TemporaryDirectory.writeFile(dir + "/sub/deep.txt", "x\n")
+        let after = runsUntilSentinel(scratch, in: dir)
+        #expect(after == ["\(dir)/sentinel"], "\(after)")
+    }
+
+    @Test func anIgnoreFileEditedWhileWatchingTakesEffect() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        mkdir(dir + "/gen", 0o755)
+        let rules = scratch.file("rwatchignore")
+        TemporaryDirectory.writeFile(rules, "# generated\ngen/\n")
+        guard let rwatch = start(["-d", "0", "--ignore-file", rules], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        TemporaryDirectory.writeFile(dir + "/gen/before.txt", "x\n")
+        #expect(runsUntilSentinel(scratch, in: dir) == ["\(dir)/sentinel"])
+        TemporaryDirectory.writeFile(rules, "*.tmp\n")
+        // gen/ is watched again once the edit is read; until then a write there is lost.
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { TemporaryDirectory.writeFile(dir + "/gen/after.txt", "\(attempt)\n") }
+            return runs(scratch).contains { $0.contains("/gen/after.txt") }
+        })
+        TemporaryDirectory.writeFile(dir + "/x.tmp", "x\n")
+        TemporaryDirectory.writeFile(dir + "/end", "x\n")
+        #expect(eventually { runs(scratch).contains { $0.contains("/end") } })
+        let all = runs(scratch)
+        #expect(!all.contains { $0.contains("x.tmp") || $0.contains("before.txt") }, "\(all)")
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RecipeKit
 @testable import rwatch
 import Testing
 
@@ -83,6 +84,34 @@ typealias RootCommand = rwatch.RWatch
         #expect(events.files.watchOptions.include == ["*.c"])
         #expect(events.files.watchOptions.exclude == ["*.o"])
         #expect(!events.files.watchOptions.useVCSIgnore)
+    }
+
+    /// watchexec's switches for rule files, each down to the sources it
+    /// turns off: (vcs, project, global, default) left on.
+    @Test(arguments: [
+        ([String](), [true, true, true, true]),
+        (["--no-vcs-ignore"], [false, true, true, true]),
+        (["--no-project-ignore"], [true, false, true, true]),
+        (["--no-global-ignore"], [true, true, false, true]),
+        (["--no-discover-ignore"], [false, false, false, true]),
+        (["--no-default-ignore"], [true, true, true, false]),
+        (["--ignore-nothing"], [false, false, false, false]),
+    ])
+    func ignoreSourceSwitchesLikeWatchexecs(flags: [String], on: [Bool]) throws {
+        for arguments in [flags + ["make"], ["events"] + flags + ["."]] {
+            let parsed = try parse(arguments)
+            let options = try #require((parsed as? Watch)?.files.watchOptions ?? (parsed as? Events)?.files.watchOptions)
+            #expect([options.useVCSIgnore, options.useProjectIgnore, options.useGlobalIgnore, options.useDefaultIgnore] == on, "\(arguments)")
+        }
+    }
+
+    @Test func fsEventsAndNoMetaChooseTheKinds() throws {
+        #expect(try watch(["make"]).files.watchOptions.kinds == WatchOptions.allKinds)
+        #expect(try watch(["--fs-events", "create,delete", "make"]).files.watchOptions.kinds == [.created, .deleted, .overflow])
+        #expect(try watch(["--fs-events", "modify", "--fs-events", "rename", "make"]).files.watchOptions.kinds
+            == [.modified, .closedWrite, .movedFrom, .movedTo, .overflow])
+        #expect(try watch(["--no-meta", "make"]).files.watchOptions.kinds == WatchOptions.allKinds.subtracting([.attributes]))
+        #expect(failure(["--fs-events", "create,access", "make"]) == "--fs-events: unknown kind access (create, modify, delete, rename, attrib)")
     }
 
     @Test func aBadGlobOrAMissingPathIsAUsageError() {

@@ -108,7 +108,7 @@ extension PollJob {
             return filter.reports(relativePath, isDirectory: true) ? [.directory, .reported] : [.directory]
         }
         let reported = filter.reports(relativePath, isDirectory: false)
-        let ignoreFile = filter.useVCSIgnore && relativePath.lastComponent.map(PathFilter.isRuleFileName) == true
+        let ignoreFile = filter.readsDirectoryRuleFiles && relativePath.lastComponent.map(PathFilter.isRuleFileName) == true
         if !reported && !ignoreFile { return .skipped }
         var flags: PollEntry.Flags = reported ? .reported : []
         if ignoreFile { flags.insert(.ignoreFile) }
@@ -168,7 +168,7 @@ private struct DirectoryScan {
         restate = job.tree[index].generation != job.generation
         job.tree[index].baseline = false
         // Ignore files first: their rules decide the other names.
-        if job.filter.useVCSIgnore {
+        if job.filter.readsDirectoryRuleFiles {
             let directory = job.tree[index]
             let recheck = item.mustList || directory.hasIgnoreFile
             if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
@@ -523,7 +523,7 @@ private struct DirectoryScan {
         job.tree[index].entries = entries
         job.tree[index].names = names
         job.tree[index].hasIgnoreFile = hasIgnoreFile
-        if rulesChanged, job.filter.useVCSIgnore {
+        if rulesChanged, job.filter.readsDirectoryRuleFiles {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
             job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))

@@ -1,11 +1,20 @@
+import Benchmark
 import OpenCombine
 import Signals
 
 @Sendable func increment(_ value: Int) -> Int { value &+ 1 }
 @Sendable func isNonNegative(_ value: Int) -> Bool { value >= 0 }
 
-/// Issue 3: operator chains.
+/// Issue 3: operator chains, switching, combining and throttling.
 enum OperatorShapes {
+    static func register() {
+        mapFilterPumping()
+        mapFilterCreating()
+        flatMapLatestPumping()
+        combineLatestPumping()
+        throttlePumping()
+    }
+
     // MARK: 6 map + 6 filter
 
     static func mapFilterChain(_ source: Signal<Int>) -> Signal<Int> {
@@ -41,117 +50,133 @@ enum OperatorShapes {
         return next
     }
 
-    static func mapFilterPumping(_ events: Int) -> [Measurement] {
-        let signals = measure("MapFilterPumping", "Signals", events: events) {
+    /// Values through 6 `map` + 6 `filter`; per value.
+    static func mapFilterPumping() {
+        Benchmark("MapFilterPumping:Signals", configuration: guarded) { benchmark in
             let subject = PublishSubject<Int>()
             let sink = Sink()
             let subscription = mapFilterChain(subject.asSignal()).subscribe(onNext: { sink.total &+= $0 })
-            for value in 0..<events { subject.sendNext(value) }
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations { subject.sendNext(value) }
+            benchmark.stopMeasurement()
             subscription.dispose()
             blackHole(sink.total)
         }
-        let openCombine = measure("MapFilterPumping", "OpenCombine", events: events) {
+        Benchmark("MapFilterPumping:OpenCombine", configuration: peer) { benchmark in
             let subject = OpenCombine.PassthroughSubject<Int, Never>()
             let sink = Sink()
             let cancellable = mapFilterChain(subject).sink { sink.total &+= $0 }
-            for value in 0..<events { subject.send(value) }
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations { subject.send(value) }
+            benchmark.stopMeasurement()
             cancellable.cancel()
             blackHole(sink.total)
         }
-        let floor = measure("MapFilterPumping", "closure floor", events: events) {
+        Benchmark("MapFilterPumping:closure-floor", configuration: peer) { benchmark in
             let sink = Sink()
             let chain = mapFilterClosures(sink)
-            for value in 0..<events { chain(value) }
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations { chain(value) }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        return [signals, openCombine, floor]
     }
 
-    static func mapFilterCreating(_ cycles: Int) -> [Measurement] {
-        let signals = measure("MapFilterCreating", "Signals", events: cycles) {
+    /// Build that chain, subscribe, dispose; per cycle.
+    static func mapFilterCreating() {
+        Benchmark("MapFilterCreating:Signals", configuration: guarded) { benchmark in
             let subject = PublishSubject<Int>()
             let sink = Sink()
-            for _ in 0..<cycles {
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
                 mapFilterChain(subject.asSignal()).subscribe(onNext: { sink.total &+= $0 }).dispose()
             }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        let openCombine = measure("MapFilterCreating", "OpenCombine", events: cycles) {
+        Benchmark("MapFilterCreating:OpenCombine", configuration: peer) { benchmark in
             let subject = OpenCombine.PassthroughSubject<Int, Never>()
             let sink = Sink()
-            for _ in 0..<cycles {
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
                 mapFilterChain(subject).sink { sink.total &+= $0 }.cancel()
             }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        let floor = measure("MapFilterCreating", "closure floor", events: cycles) {
+        Benchmark("MapFilterCreating:closure-floor", configuration: peer) { benchmark in
             let sink = Sink()
-            for _ in 0..<cycles { blackHole(mapFilterClosures(sink)) }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { blackHole(mapFilterClosures(sink)) }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        return [signals, openCombine, floor]
     }
 
     // MARK: flatMapLatest
 
-    /// `switches` outer values, each followed by `perSwitch` inner values.
-    static func flatMapLatestPumping(switches: Int, perSwitch: Int) -> [Measurement] {
-        let events = switches * perSwitch
-        let signals = measure("FlatMapLatestPumping", "Signals", events: events) {
+    /// A switch, then 1,000 values of the new inner signal; per value.
+    static func flatMapLatestPumping() {
+        Benchmark("FlatMapLatestPumping:Signals", configuration: guarded) { benchmark in
             let outer = PublishSubject<Int>(), inner = PublishSubject<Int>()
             let sink = Sink()
             let subscription = outer.asSignal()
                 .flatMapLatest { _ in inner.asSignal() }
                 .subscribe(onNext: { sink.total &+= $0 })
-            for switchIndex in 0..<switches {
-                outer.sendNext(switchIndex)
-                for value in 0..<perSwitch { inner.sendNext(value) }
-            }
+            outer.sendNext(0)
+            benchmark.startMeasurement()
+            outer.sendNext(1)
+            for value in benchmark.scaledIterations { inner.sendNext(value) }
+            benchmark.stopMeasurement()
             subscription.dispose()
             blackHole(sink.total)
         }
-        let openCombine = measure("FlatMapLatestPumping", "OpenCombine", events: events) {
+        Benchmark("FlatMapLatestPumping:OpenCombine", configuration: peer) { benchmark in
             let outer = OpenCombine.PassthroughSubject<Int, Never>()
             let inner = OpenCombine.PassthroughSubject<Int, Never>()
             let sink = Sink()
             let cancellable = outer.map { _ in inner }.switchToLatest().sink { sink.total &+= $0 }
-            for switchIndex in 0..<switches {
-                outer.send(switchIndex)
-                for value in 0..<perSwitch { inner.send(value) }
-            }
+            outer.send(0)
+            benchmark.startMeasurement()
+            outer.send(1)
+            for value in benchmark.scaledIterations { inner.send(value) }
+            benchmark.stopMeasurement()
             cancellable.cancel()
             blackHole(sink.total)
         }
-        let floor = measure("FlatMapLatestPumping", "closure floor", events: events) {
+        Benchmark("FlatMapLatestPumping:closure-floor", configuration: peer) { benchmark in
             let sink = Sink()
             final class Current { var observer: ((Int) -> Void)? }
             let current = Current()
             let switchTo: (Int) -> Void = opaque { _ in current.observer = opaque { sink.total &+= $0 } }
-            for switchIndex in 0..<switches {
-                switchTo(switchIndex)
-                for value in 0..<perSwitch { current.observer?(value) }
-            }
+            switchTo(0)
+            benchmark.startMeasurement()
+            switchTo(1)
+            for value in benchmark.scaledIterations { current.observer?(value) }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        return [signals, openCombine, floor]
     }
 
     // MARK: combineLatest
 
-    static func combineLatestPumping(_ events: Int) -> [Measurement] {
-        let signals = measure("CombineLatestPumping", "Signals", events: events) {
+    /// Two subjects sending in turn; per value (OpenCombine 0.14 has no
+    /// `combineLatest`).
+    static func combineLatestPumping() {
+        Benchmark("CombineLatestPumping:Signals", configuration: guarded) { benchmark in
             let a = PublishSubject<Int>(), b = PublishSubject<Int>()
             let sink = Sink()
             let subscription = Signal.combineLatest(a.asSignal(), b.asSignal())
                 .subscribe(onNext: { sink.total &+= $0.0 &+ $0.1 })
-            for value in 0..<events / 2 {
-                a.sendNext(value)
-                b.sendNext(value)
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations {
+                if value & 1 == 0 { a.sendNext(value) } else { b.sendNext(value) }
             }
+            benchmark.stopMeasurement()
             subscription.dispose()
             blackHole(sink.total)
         }
-        let floor = measure("CombineLatestPumping", "closure floor", events: events) {
+        Benchmark("CombineLatestPumping:closure-floor", configuration: peer) { benchmark in
             let sink = Sink()
             final class Latest { var a: Int?; var b: Int? }
             let latest = Latest()
@@ -164,49 +189,54 @@ enum OperatorShapes {
                 latest.b = value
                 if let a = latest.a { emit((a, value)) }
             }
-            for value in 0..<events / 2 {
-                sendA(value)
-                sendB(value)
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations {
+                if value & 1 == 0 { sendA(value) } else { sendB(value) }
             }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        return [signals, floor]
     }
 
     // MARK: throttle
 
-    /// Values on virtual time: `perTick` values per tick, throttled to one
-    /// per 5 ticks with `latest: true`.
-    static func throttlePumping(_ events: Int, perTick: Int) -> [Measurement] {
-        let signals = measure("ThrottlePumping", "Signals", events: events) {
+    /// 100 values per tick of virtual time, throttled to one per 5 ticks
+    /// with `latest: true`; per value.
+    static func throttlePumping() {
+        let perTick = 100
+        Benchmark("ThrottlePumping:Signals", configuration: guarded) { benchmark in
             let scheduler = TestScheduler()
             let subject = PublishSubject<Int>()
             let sink = Sink()
             let subscription = subject.asSignal()
                 .throttle(.seconds(5), latest: true, scheduler: scheduler)
                 .subscribe(onNext: { sink.total &+= $0 })
-            for value in 0..<events {
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations {
                 subject.sendNext(value)
                 if value % perTick == perTick - 1 { scheduler.advance(by: .seconds(1)) }
             }
+            benchmark.stopMeasurement()
             subscription.dispose()
             blackHole(sink.total)
         }
-        let openCombine = measure("ThrottlePumping", "OpenCombine", events: events) {
+        Benchmark("ThrottlePumping:OpenCombine", configuration: peer) { benchmark in
             let scheduler = VirtualScheduler()
             let subject = OpenCombine.PassthroughSubject<Int, Never>()
             let sink = Sink()
             let cancellable = subject
                 .throttle(for: .seconds(5), scheduler: scheduler, latest: true)
                 .sink { sink.total &+= $0 }
-            for value in 0..<events {
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations {
                 subject.send(value)
                 if value % perTick == perTick - 1 { scheduler.advance(by: 1) }
             }
+            benchmark.stopMeasurement()
             cancellable.cancel()
             blackHole(sink.total)
         }
-        let floor = measure("ThrottlePumping", "closure floor", events: events) {
+        Benchmark("ThrottlePumping:closure-floor", configuration: peer) { benchmark in
             // The same window logic inline, on a hand-kept virtual clock.
             final class Window { var now = 0; var end = -1; var pending: Int? }
             let window = Window()
@@ -228,12 +258,13 @@ enum OperatorShapes {
                     emit(value)
                 }
             }
-            for value in 0..<events {
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations {
                 send(value)
                 if value % perTick == perTick - 1 { tick() }
             }
+            benchmark.stopMeasurement()
             blackHole(sink.total)
         }
-        return [signals, openCombine, floor]
     }
 }

@@ -1,0 +1,109 @@
+import SystemPackage
+import Testing
+@testable import WatchSources
+
+/// Each editor's save, as the reader feeds it to the coalescer (ignored
+/// names already dropped), on a clock the test moves: what comes out, and
+/// when.
+@Suite struct SaveCoalescerTests {
+    private let path = FilePath("/src/app.c")
+
+    private func event(_ kind: FileEvent.Kind) -> FileEvent { FileEvent(path: path, kind: kind) }
+
+    /// Feeds `steps` (an event, or a clock reading to expire at) and
+    /// returns what was delivered after each step.
+    private func run(_ coalescer: inout SaveCoalescer, _ steps: [(Double, FileEvent.Kind?)]) -> [[FileEvent.Kind]] {
+        steps.map { time, kind in
+            guard let kind else { return coalescer.expire(now: time).map(\.kind) }
+            return coalescer.pass(event(kind), now: time).map(\.kind)
+        }
+    }
+
+    @Test func anInPlaceWriteIsDeliveredWholeWhenClosed() {
+        var coalescer = SaveCoalescer()
+        let out = run(&coalescer, [(0, .modified), (0.001, .modified), (0.002, .closedWrite)])
+        #expect(out == [[], [], [.modified, .closedWrite]])
+    }
+
+    @Test func aWriterThatKeepsTheFileOpenIsNotWaitedForLongerThanTheCap() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5)
+        let out = run(&coalescer, [(0, .modified), (0.2, .modified), (0.49, nil), (0.5, nil), (0.7, .modified), (1.2, nil)])
+        #expect(out == [[], [], [], [.modified], [], [.modified]])
+        #expect(coalescer.isEmpty)
+    }
+
+    @Test func vimsBackupRenameWriteAndChmodAreOneModification() {
+        var coalescer = SaveCoalescer()
+        var delivered = coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).map(\.kind)
+        delivered += run(&coalescer, [(0.001, .created), (0.002, .modified), (0.003, .closedWrite), (0.004, .attributes)])
+            .flatMap { $0 }
+        #expect(delivered == [.modified, .closedWrite])
+        // Nothing left to release later.
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
+    @Test func aSaveThroughATemporaryNameIsOneModificationAndLeavesNothingHeld() {
+        // JetBrains: app.c → app.c___jb_old___ (held), app.c___jb_tmp___ → app.c.
+        var coalescer = SaveCoalescer()
+        #expect(coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).isEmpty)
+        let out = coalescer.pass(FileEvent(path: path, kind: .modified), now: 0.001, origin: .replacement)
+        #expect(out.map(\.kind) == [.modified])
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
+    @Test func touchIsOneDelivery() {
+        var coalescer = SaveCoalescer()
+        #expect(run(&coalescer, [(0, .attributes), (0.001, .closedWrite)]) == [[], [.attributes, .closedWrite]])
+    }
+
+    @Test func aNewFileIsDeliveredWhenItsWriterClosesIt() {
+        var coalescer = SaveCoalescer()
+        let out = run(&coalescer, [(0, .created), (0.001, .modified), (0.002, .closedWrite)])
+        #expect(out == [[], [], [.created, .modified, .closedWrite]])
+    }
+
+    @Test func aFileDeletedWhileWrittenReleasesWhatWasHeld() {
+        var coalescer = SaveCoalescer()
+        #expect(run(&coalescer, [(0, .created), (0.001, .deleted)]) == [[], [.created, .deleted]])
+        #expect(coalescer.isEmpty)
+    }
+
+    @Test func aVanishedPathThatStaysGoneIsReleasedAfterTheWindow() {
+        var coalescer = SaveCoalescer(window: 1)
+        #expect(coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).isEmpty)
+        #expect(coalescer.expire(now: 0.9).isEmpty)
+        #expect(coalescer.expire(now: 1).map(\.kind) == [.movedFrom])
+    }
+
+    @Test func anAttributeChangeLongAfterASaveIsItsOwnChange() {
+        var coalescer = SaveCoalescer(settle: 0.1)
+        _ = run(&coalescer, [(0, .modified), (0.001, .closedWrite)])
+        #expect(coalescer.expire(now: 0.2).isEmpty)
+        #expect(run(&coalescer, [(5, .attributes), (5.6, nil)]) == [[], [.attributes]])
+    }
+
+    @Test func whatAScanFindsIsDeliveredAtOnce() {
+        var coalescer = SaveCoalescer()
+        #expect(coalescer.pass(event(.created), now: 0, origin: .scan).map(\.kind) == [.created])
+        #expect(coalescer.isEmpty)
+    }
+
+    @Test func pathsAreReleasedInTheOrderTheirTimeRunsOut() {
+        var coalescer = SaveCoalescer(window: 1, openWriteCap: 0.5)
+        let renamed = FilePath("/src/a.c"), written = FilePath("/src/b.c")
+        #expect(coalescer.hold(FileEvent(path: renamed, kind: .movedFrom), now: 0).isEmpty)
+        #expect(coalescer.pass(FileEvent(path: written, kind: .modified), now: 0.2).isEmpty)
+        #expect(coalescer.nextDeadline == 0.7)
+        #expect(coalescer.expire(now: 2).map(\.path) == [written, renamed])
+        #expect(coalescer.isEmpty)
+        #expect(coalescer.nextDeadline == nil)
+    }
+
+    @Test func aWriteClosedInTimeLeavesNoWakeUpBehind() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5, settle: 0.1)
+        #expect(run(&coalescer, [(0, .modified), (0.01, .closedWrite)]) == [[], [.modified, .closedWrite]])
+        #expect(coalescer.nextDeadline == 0.11)
+        #expect(coalescer.expire(now: 0.11).isEmpty)
+        #expect(coalescer.nextDeadline == nil)
+    }
+}

@@ -1,0 +1,58 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// One run per save, whatever the editor and the debounce: each editor's
+/// exact system calls on a real file, real inotify, the real binary.
+@Suite struct EditorSaveRunTests {
+    /// The paths of each complete run, one run per line of `runs`.
+    private func runs(_ scratch: Scratch) -> [[String]] {
+        scratch.read("runs").split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.split(separator: "|").map(String.init) }
+    }
+
+    private func runs(_ scratch: Scratch, with path: String) -> Int {
+        runs(scratch).filter { $0.contains(path) }.count
+    }
+
+    @Test(arguments: EditorSave.allCases, ["0", "50ms"])
+    func eachSaveIsOneRun(_ editor: EditorSave, _ debounce: String) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let file = scratch.file("watched/app.c")
+        let clock = scratch.file("watched/zz-clock")
+        scratch.write("watched/app.c", "int x;\n")
+        scratch.write("watched/zz-clock", "")
+        let rwatch = RWatch(["-p", "-q", "-d", debounce, "-w", "watched", "--",
+                             "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> runs; echo >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        // Saves a marker until a run reports it: the watch is in place, and
+        // every run before it has started.
+        func mark(_ name: String) -> Bool {
+            var attempt = 0
+            return eventually {
+                attempt += 1
+                if attempt % 100 == 1 { scratch.write("watched/" + name, "\(attempt)") }
+                return runs(scratch, with: scratch.file("watched/" + name)) > 0
+            }
+        }
+        #expect(mark("zz-ready"))
+        for save in 0..<3 {
+            editor.save(file, "int x = \(save);\n", first: save == 0)
+            #expect(eventually { runs(scratch, with: file) >= save + 1 })
+            #expect(mark("zz-after-\(save)"))
+        }
+        // A file renamed to a backup name is held for the coalescer's window,
+        // then reported: once its run came, so has anything held before it.
+        scratch.write("watched/zz-clock", "tick")
+        rename(clock, clock + "~")
+        #expect(eventually { runs(scratch, with: clock) > 0 })
+        let all = runs(scratch)
+        #expect(runs(scratch, with: file) == 3, "\(editor) at -d \(debounce): \(all)")
+        let expected = Set([file, clock] + ["zz-ready", "zz-after-0", "zz-after-1", "zz-after-2"].map { scratch.file("watched/" + $0) })
+        let strays = Set(all.flatMap { $0 }).subtracting(expected)
+        #expect(strays.isEmpty, "\(editor): \(strays)")
+    }
+}
