@@ -16,19 +16,16 @@ public enum Stdin {
         // Serial: only the reader thread sends (after the subscribing thread
         // has, at most, reported that it could not start one).
         Signal.serial { observer in
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
-                observer.sendError(FileWatchError(.cannotWatch(path: "standard input", errno: errno)))
+            let stop: WakePipe
+            do throws(GNUFunctions.PipeFailure) {
+                stop = try WakePipe()
+            } catch {
+                observer.sendError(FileWatchError(.cannotWatch(path: "standard input", errno: error.errno)))
                 return ActionDisposable {}
             }
-            let stop = ends[1]
-            let reader = LineReader(fd: fd, stopFD: ends[0], observer: observer)
-            reader.start()
-            return ActionDisposable {
-                var one: UInt8 = 1
-                _ = write(stop, &one, 1)
-                close(stop)
-            }
+            let reader = LineReader(fd: fd, stop: stop, observer: observer)
+            DetachedThread.start { reader.run() }
+            return ActionDisposable { stop.wake() }
         }
     }
 }
@@ -36,34 +33,24 @@ public enum Stdin {
 /// Reads one fd on its own thread and sends its lines.
 private final class LineReader: Sendable {
     let fd: Int32
-    let stopFD: Int32
+    /// Woken when the subscription is disposed.
+    let stop: WakePipe
     let observer: Observer<String>
 
-    init(fd: Int32, stopFD: Int32, observer: Observer<String>) {
+    init(fd: Int32, stop: WakePipe, observer: Observer<String>) {
         self.fd = fd
-        self.stopFD = stopFD
+        self.stop = stop
         self.observer = observer
     }
 
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<LineReader>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        if result == 0 { pthread_detach(thread) } else { Unmanaged<LineReader>.fromOpaque(context).release() }
-    }
-
-    private func run() {
-        defer { close(stopFD) }
+    func run() {
         // The same line rules as process output and tail: `\r\n` stripped,
         // invalid UTF-8 repaired, a line without end cut at 64 MiB.
         var splitter = LineSplitter()
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 65536, alignment: 16)
         defer { chunk.deallocate() }
         while !observer.isStopped {
-            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop.readEnd, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { break }
             if fds[1].revents != 0 { return }
             guard fds[0].revents != 0 else { continue }

@@ -143,8 +143,7 @@ public enum Terminal {
 
     /// `12 ms` below a second, `1.20 s` above.
     public static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.clampedMilliseconds
         if milliseconds < 1000 { return "\(milliseconds) ms" }
         let hundredths = milliseconds / 10
         let fraction = hundredths % 100

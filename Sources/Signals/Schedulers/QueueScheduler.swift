@@ -58,9 +58,7 @@ private final class TimerBox: @unchecked Sendable {
 extension Duration {
     /// The duration as whole nanoseconds for Dispatch, clamped at both ends.
     var dispatchInterval: DispatchTimeInterval {
-        let (seconds, attoseconds) = components
-        if seconds < 0 { return .nanoseconds(0) }
-        if seconds > Int64(Int.max / 1_000_000_000) - 1 { return .never }
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let nanoseconds = clampedNanoseconds
+        return nanoseconds == Int.max / 2 ? .never : .nanoseconds(nanoseconds)
     }
 }

@@ -29,10 +29,19 @@ enum FileSystem {
         return max(m, c)
     }
 
-    /// The wall clock, in the units of `changeTime`.
+    /// The wall clock, in the units of `changeTime`: only for comparing
+    /// with a file's times (it jumps when the clock is set).
     static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Seconds on the monotonic clock: for deadlines and timeouts, which a
+    /// wall clock set back or forward would stretch or cut.
+    static func monotonicNow() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 

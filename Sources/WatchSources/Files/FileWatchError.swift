@@ -35,7 +35,7 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
         case .noSuchPath(let path):
             return "cannot watch \(Quoted.path(path)): no such file or directory"
         case .cannotWatch(let path, let code):
-            return "cannot watch \(Quoted.path(path)): \(String(cString: strerror(code)))"
+            return "cannot watch \(Quoted.path(path)): \(Errno(rawValue: code).description)"
         case .watchLimit(let path, let limit):
             let suggested = max(524_288, limit * 4)
             return "inotify watch limit reached (fs.inotify.max_user_watches = \(limit)) while watching \(Quoted.path(path)); "
@@ -47,7 +47,7 @@ public struct FileWatchError: Error, CustomStringConvertible, Sendable, Hashable
         case .badRuleFile(let path, let problem):
             return "cannot read \(Quoted.path(path)): \(problem)"
         case .inotifyUnavailable(let code):
-            return "cannot start inotify: \(String(cString: strerror(code)))"
+            return "cannot start inotify: \(Errno(rawValue: code).description)"
                 + (code == EMFILE ? " (raise fs.inotify.max_user_instances)" : "")
         }
     }

@@ -6,11 +6,11 @@ import SystemPackage
 
 /// The one thread that owns libinotifytools (process-global, not
 /// thread-safe: one static fd, one static buffer) and every `WatchClient`.
-/// Subscriptions reach it as commands through a locked queue and a pipe
-/// that wakes its poll, and so do the results of polling passes (made on
-/// `PollScanner`'s thread), which it delivers with inotify's events, so
-/// that each subscriber sees one stream. It runs while at least one
-/// `WatchClient` is registered and, when the last leaves, removes every
+/// Subscriptions reach it as commands through a locked queue and a
+/// `WakePipe` that wakes its poll, and so do the results of polling passes
+/// (made on `PollScanner`'s thread), which it delivers with inotify's
+/// events, so that each subscriber sees one stream. It runs while at least
+/// one `WatchClient` is registered and, when the last leaves, removes every
 /// watch, closes the library and exits.
 final class InotifyReader: Sendable {
     enum Command {
@@ -42,19 +42,17 @@ final class InotifyReader: Sendable {
     private let nextID = Atomic<Int>(1)
     private let readerThread = Atomic<UInt>(0)
     private let watches = Atomic<Int>(0)
-    /// A pipe whose read end wakes the reader's poll when a command arrives.
-    let wakeFD: Int32
-    private let wakeWriteFD: Int32
+    /// Wakes the reader's poll when a command arrives.
+    private let wake: WakePipe
+    /// The descriptor the reader polls for commands.
+    var wakeFD: Int32 { wake.readEnd }
 
     private init() {
-        var ends: [Int32] = [-1, -1]
-        precondition(pipe(&ends) == 0, "rwatch: cannot create the reader's wake-up pipe")
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        do throws(GNUFunctions.PipeFailure) {
+            wake = try WakePipe()
+        } catch {
+            preconditionFailure("rwatch: cannot create the reader's wake-up pipe (error \(error.errno))")
         }
-        wakeFD = ends[0]
-        wakeWriteFD = ends[1]
     }
 
     /// A fresh client id.
@@ -125,8 +123,7 @@ final class InotifyReader: Sendable {
         if start {
             spawn()
         } else {
-            var one: UInt8 = 1
-            _ = write(wakeWriteFD, &one, 1)
+            wake.wake()
         }
     }
 
@@ -134,8 +131,7 @@ final class InotifyReader: Sendable {
 
     /// The pending commands; clears the wake-up fd.
     func takeCommands() -> [Command] {
-        var bytes = [UInt8](repeating: 0, count: 256)
-        while read(wakeFD, &bytes, bytes.count) > 0 {}
+        wake.drain()
         return state.withLock { state in
             defer { state.commands.removeAll() }
             return state.commands
@@ -157,20 +153,16 @@ final class InotifyReader: Sendable {
     }
 
     private func spawn() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            let reader = Unmanaged<InotifyReader>.fromOpaque(context!).takeRetainedValue()
+        // The system's default stack: scanning a new tree recurses.
+        let started = DetachedThread.start(stackSize: nil) { [self] in
             let me = pthread_self()
-            reader.readerThread.store(me, ordering: .releasing)
-            ReaderLoop(reader: reader).run()
+            readerThread.store(me, ordering: .releasing)
+            ReaderLoop(reader: self).run()
             // Forget this thread's id before it ends: a later thread may be
             // given the same id, and `add` from it must still wait to be
             // armed. (A newer reader may have stored its own id already.)
-            _ = reader.readerThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing)
-            return nil
-        }, context)
-        precondition(result == 0, "rwatch: cannot start the inotify reader thread (error \(result))")
-        pthread_detach(thread)
+            _ = readerThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing)
+        }
+        precondition(started, "rwatch: cannot start the inotify reader thread")
     }
 }

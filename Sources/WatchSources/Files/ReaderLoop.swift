@@ -232,7 +232,7 @@ final class ReaderLoop {
         var timeout: Int32 = -1
         let deadlines = clients.compactMap(\.coalescer.nextDeadline)
         if let next = deadlines.min() {
-            timeout = Int32(max(0, min(1000, (next - FileSystem.now()) * 1000 + 1)))
+            timeout = Int32(max(0, min(1000, (next - FileSystem.monotonicNow()) * 1000 + 1)))
         }
         if !scanned.isEmpty { timeout = timeout < 0 ? 200 : min(timeout, 200) }
         var fds = [pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0)]
@@ -265,7 +265,7 @@ final class ReaderLoop {
     }
 
     func expireHeldEvents() {
-        let now = FileSystem.now()
+        let now = FileSystem.monotonicNow()
         for client in clients where client.coalescer.nextDeadline.map({ $0 <= now }) == true {
             let due = client.coalescer.expire(now: now)
             deliverChecked(due, to: client)
@@ -346,7 +346,7 @@ final class ReaderLoop {
                 continue
             }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
-                deliverChecked(client.coalescer.hold(event, now: FileSystem.now()), to: client)
+                deliverChecked(client.coalescer.hold(event, now: FileSystem.monotonicNow()), to: client)
             } else {
                 deliver([event], to: client)
             }
@@ -375,7 +375,7 @@ final class ReaderLoop {
                     deliver([source], to: client)
                 } else {
                     // Renamed to a name nobody reports (a backup): an editor's save begins.
-                    deliverChecked(client.coalescer.hold(source, now: FileSystem.now()), to: client)
+                    deliverChecked(client.coalescer.hold(source, now: FileSystem.monotonicNow()), to: client)
                 }
             case (false, true):
                 if from.isDirectory {
@@ -412,7 +412,7 @@ final class ReaderLoop {
     /// Delivers through the client's save coalescer.
     func deliver(_ events: [FileEvent], to client: WatchClient, origin: SaveCoalescer.Origin = .kernel) {
         guard !events.isEmpty else { return }
-        let now = FileSystem.now()
+        let now = FileSystem.monotonicNow()
         var out: [FileEvent] = []
         for event in events { out += client.coalescer.pass(event, now: now, origin: origin) }
         deliverChecked(out, to: client)

@@ -24,25 +24,25 @@ enum RuleFileReader {
         var info = stat()
         let looked = path.withPlatformString { followSymlinks ? stat($0, &info) : lstat($0, &info) }
         guard looked == 0 else {
-            return errno == ENOENT || errno == ENOTDIR ? .missing : .skipped(String(cString: strerror(errno)))
+            return errno == ENOENT || errno == ENOTDIR ? .missing : .skipped(Errno(rawValue: errno).description)
         }
         if let problem = problem(info) { return .skipped(problem) }
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         if !followSymlinks { flags |= O_NOFOLLOW }
         let fd = path.withPlatformString { open($0, flags) }
         guard fd >= 0 else {
-            return errno == ENOENT ? .missing : .skipped(String(cString: strerror(errno)))
+            return errno == ENOENT ? .missing : .skipped(Errno(rawValue: errno).description)
         }
         defer { close(fd) }
         // It may have been replaced between the two looks.
-        guard fstat(fd, &info) == 0 else { return .skipped(String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { return .skipped(Errno(rawValue: errno).description) }
         if let problem = problem(info) { return .skipped(problem) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16384)
         while bytes.count <= limit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { return .skipped(String(cString: strerror(errno))) }
+            if count < 0 { return .skipped(Errno(rawValue: errno).description) }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
         }

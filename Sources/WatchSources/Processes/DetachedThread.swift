@@ -11,15 +11,17 @@ package enum DetachedThread {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    /// Runs `body` on a new thread. Returns false if the system refused one.
+    /// Runs `body` on a new thread with a stack of `stackSize` bytes (nil:
+    /// the system's default, for loops that recurse deeply). Returns false
+    /// if the system refused one.
     @discardableResult
-    package static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+    package static func start(stackSize: Int? = 512 * 1024, _ body: @escaping @Sendable () -> Void) -> Bool {
         let context = Unmanaged.passRetained(Box(body)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        pthread_attr_setstacksize(&attributes, 512 * 1024)
+        if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
         var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { raw in
             let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()

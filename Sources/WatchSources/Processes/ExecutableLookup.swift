@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Finds the file a command name runs, the way `execvp` would, so that a
 /// missing or non-executable command gives an exact message before spawning.
@@ -51,15 +52,10 @@ enum ExecutableLookup {
         var info = stat()
         guard stat(path, &info) == 0 else {
             let code = errno
-            return code == ENOENT || code == ENOTDIR ? .missing : .refused(errorText(code))
+            return code == ENOENT || code == ENOTDIR ? .missing : .refused(Errno(rawValue: code).description)
         }
         if info.st_mode & S_IFMT == S_IFDIR { return .refused("is a directory") }
-        guard access(path, X_OK) == 0 else { return .refused(errorText(errno)) }
+        guard access(path, X_OK) == 0 else { return .refused(Errno(rawValue: errno).description) }
         return .ok
-    }
-
-    /// `strerror` as a Swift string.
-    static func errorText(_ code: Int32) -> String {
-        String(cString: strerror(code))
     }
 }

@@ -120,7 +120,7 @@ final class ProcessGroup: Sendable {
         handle?.groupStopping()
         // The grace period runs on a thread of its own: a timer on the
         // Dispatch pool could wait behind blocked workers for ever.
-        let grace = Self.nanoseconds(gracePeriod)
+        let grace = gracePeriod.clampedNanoseconds
         let timer: @Sendable () -> Void = { [self] in
             if gone.wait(timeout: .now() + .nanoseconds(grace)) == .timedOut { killIfDue() }
         }
@@ -155,7 +155,7 @@ final class ProcessGroup: Sendable {
     /// Blocks until the group is gone or `deadline` passes; true when gone.
     func waitUntilGone(before deadline: ContinuousClock.Instant) -> Bool {
         let left = ContinuousClock.now.duration(to: deadline)
-        return gone.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(left))) == .success
+        return gone.wait(timeout: .now() + .nanoseconds(left.clampedNanoseconds)) == .success
     }
 
     /// Only under the state lock with `reaped` false.
@@ -262,14 +262,8 @@ final class ProcessGroup: Sendable {
                 giveUp = giveUp ?? now + .seconds(1)
             }
             let wait = min(pause, now < deadline ? now.duration(to: deadline) : pause)
-            _ = hurry.wait(timeout: .now() + .nanoseconds(Self.nanoseconds(wait)))
+            _ = hurry.wait(timeout: .now() + .nanoseconds(wait.clampedNanoseconds))
             pause = min(pause * 2, .milliseconds(25))
         }
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return Int(max(0, min(total, Double(Int.max / 2))))
     }
 }

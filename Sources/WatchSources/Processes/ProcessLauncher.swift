@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Starts a command with `posix_spawn` as the leader of a new process group,
 /// standard input from `/dev/null` (a background group cannot read the
@@ -73,7 +74,7 @@ enum ProcessLauncher {
                 err = try GNUFunctions.makePipe()
             } catch {
                 for fd in [out.read, out.write] where fd >= 0 { close(fd) }
-                throw ProcessError(command: command, reason: .spawnFailed(error.errno), detail: ExecutableLookup.errorText(error.errno))
+                throw ProcessError(command: command, reason: .spawnFailed(error.errno), detail: Errno(rawValue: error.errno).description)
             }
         }
         defer {
@@ -160,11 +161,11 @@ enum ProcessLauncher {
             code = errno
         }
         guard code != 0 else { return }
-        throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: ExecutableLookup.errorText(code))
+        throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: Errno(rawValue: code).description)
     }
 
     private static func spawnError(_ code: Int32, command: String) -> ProcessError {
-        let detail = ExecutableLookup.errorText(code)
+        let detail = Errno(rawValue: code).description
         switch code {
         case ENOENT: return ProcessError(command: command, reason: .notFound, detail: detail)
         case EACCES, ENOEXEC, EISDIR, EPERM, ELIBBAD: return ProcessError(command: command, reason: .notExecutable, detail: detail)

@@ -2,6 +2,7 @@ import Signals
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Child processes as signals.
 public enum ProcessSource {
@@ -45,7 +46,7 @@ public enum ProcessSource {
                 wake = try WakePipe()
             } catch {
                 let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
-                observer.sendError(ProcessError(command: command, reason: .spawnFailed(error.errno), detail: ExecutableLookup.errorText(error.errno)))
+                observer.sendError(ProcessError(command: command, reason: .spawnFailed(error.errno), detail: Errno(rawValue: error.errno).description))
                 return ActionDisposable()
             }
             let started: (group: ProcessGroup, child: ProcessLauncher.Child)

@@ -5,12 +5,12 @@ import Glibc
 /// A self-pipe that wakes a thread blocked in `poll`. Its descriptors close
 /// when the last reference goes away, so a late `wake()` never writes into a
 /// descriptor number that was closed and reused.
-final class WakePipe: Sendable {
+package final class WakePipe: Sendable {
     /// Poll this for `POLLIN`; `drain()` after waking.
-    let readEnd: Int32
+    package let readEnd: Int32
     private let writeEnd: Int32
 
-    init() throws(GNUFunctions.PipeFailure) {
+    package init() throws(GNUFunctions.PipeFailure) {
         let pipe = try GNUFunctions.makePipe()
         readEnd = pipe.read
         writeEnd = pipe.write
@@ -19,13 +19,13 @@ final class WakePipe: Sendable {
     }
 
     /// Makes `readEnd` readable. Never blocks: a full pipe is awake already.
-    func wake() {
+    package func wake() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
     }
 
     /// Empties the pipe after a wake-up.
-    func drain() {
+    package func drain() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(readEnd, &buffer, buffer.count) > 0 {}
     }

@@ -85,7 +85,7 @@ extension TailFollower {
             guard fd >= 0 else {
                 let code = errno
                 if code == ENOENT { return }
-                throw TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+                throw TailError(path: files[index].path, problem: Errno(rawValue: code).description)
             }
             var opened = stat()
             fstat(fd, &opened)
@@ -145,7 +145,7 @@ extension TailFollower {
         if code == ENOSPC {
             return TailError(path: files[index].path, problem: "no inotify watches left (raise the sysctl fs.inotify.max_user_watches)")
         }
-        return TailError(path: files[index].path, problem: ExecutableLookup.errorText(code))
+        return TailError(path: files[index].path, problem: Errno(rawValue: code).description)
     }
 
     static func currentDirectory() -> FilePath {

@@ -68,7 +68,7 @@ final class TailFollower: @unchecked Sendable {
                 reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyLibrary.maxUserInstances)
             } else if made < 0 {
                 buffer.deallocate()
-                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(ExecutableLookup.errorText(code)) (raise fs.inotify.max_user_instances)")
+                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
             } else {
                 inotify = made
             }
@@ -78,7 +78,7 @@ final class TailFollower: @unchecked Sendable {
         } catch {
             if inotify >= 0 { close(inotify) }
             buffer.deallocate()
-            throw TailError(path: paths.first ?? "", problem: ExecutableLookup.errorText(error.errno))
+            throw TailError(path: paths.first ?? "", problem: Errno(rawValue: error.errno).description)
         }
         let mounts = reason == nil && backend == .auto ? MountTable.current() : nil
         for index in self.files.indices {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import Logging
 import RecipeKit
+import SystemPackage
 
 /// What rwatch itself prints (not the command): status lines, colour,
 /// the verbose "why" and a log file. Shared by `rwatch`, `rwatch events`
@@ -30,7 +31,7 @@ struct OutputFlags: ParsableArguments {
         if let logFile {
             let fd = open(logFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
-                throw RWatchError("cannot open the log file \(Quoted.path(logFile)): \(String(cString: strerror(errno)))")
+                throw RWatchError("cannot open the log file \(Quoted.path(logFile)): \(Errno(rawValue: errno).description)")
             }
             handlers.append(PlainLineLogHandler(fd: fd, style: .logFile))
         }

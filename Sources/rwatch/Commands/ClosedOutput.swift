@@ -1,4 +1,5 @@
 import Glibc
+import WatchSources
 
 /// Ends a command that prints for ever (`rwatch tail`, `rwatch events`)
 /// once its standard output is a pipe or socket nobody reads any more.
@@ -15,13 +16,7 @@ enum ClosedOutput {
         guard fstat(STDOUT_FILENO, &info) == 0 else { return }
         let type = info.st_mode & S_IFMT
         guard type == S_IFIFO || type == S_IFSOCK else { return }
-        var thread = pthread_t()
-        if pthread_create(&thread, nil, { _ in
-            ClosedOutput.waitForReaderToLeave()
-            return nil
-        }, nil) == 0 {
-            pthread_detach(thread)
-        }
+        DetachedThread.start { waitForReaderToLeave() }
     }
 
     private static func waitForReaderToLeave() {

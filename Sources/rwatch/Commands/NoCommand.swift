@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// What `rwatch` does when it is given no command: it runs the project
 /// recipe, the nearest `rwatch.swift` at or above the working directory
@@ -18,7 +19,7 @@ enum NoCommand {
         let here = FileSystem.currentDirectory()
         guard let file = ProjectRecipe.find(from: here) else { throw ProjectRecipe.missing(from: here) }
         let root = FileSystem.directory(of: file)
-        guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(String(cString: strerror(errno)))") }
+        guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(Errno(rawValue: errno).description)") }
         let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
         ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
     }

@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The few file-system calls rwatch's CLI needs, with Swift types.
 enum FileSystem {
@@ -48,14 +49,14 @@ enum FileSystem {
 
     static func read(_ path: String) throws -> String {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot read \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
+            if count < 0 { throw RWatchError("cannot read \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
             if count == 0 { break }
             bytes += buffer[0..<count]
         }
@@ -64,7 +65,7 @@ enum FileSystem {
 
     static func write(_ text: String, to path: String, mode: mode_t = 0o600) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw RWatchError("cannot write \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
         defer { close(fd) }
         try write(text, fd: fd, path: path)
     }
@@ -75,7 +76,7 @@ enum FileSystem {
         while offset < bytes.count {
             let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))") }
+            if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
             offset += count
         }
     }
@@ -88,7 +89,7 @@ enum FileSystem {
             if errno == EEXIST {
                 throw RWatchError("\(Quoted.path(path)) already exists; edit it, or remove it to start over")
             }
-            throw RWatchError("cannot write \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot write \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         defer { close(fd) }
         try write(text, fd: fd, path: path)

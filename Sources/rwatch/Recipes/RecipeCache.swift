@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The private directory compiled recipes are kept in:
 /// `$XDG_CACHE_HOME/rwatch`, default `~/.cache/rwatch`.
@@ -23,7 +24,7 @@ struct RecipeCache {
         try makeDirectories(base)
         let path = base + "/rwatch"
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         try check(path)
         return RecipeCache(path: path)
@@ -33,7 +34,7 @@ struct RecipeCache {
     static func check(_ path: String) throws {
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw RWatchError("refusing cache directory \(Quoted.path(path)): not a directory (a symlink?)")
@@ -55,7 +56,7 @@ struct RecipeCache {
     func scratch() throws -> String {
         var template = Array("\(path)/tmp-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
-            throw RWatchError("cannot create a directory in \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create a directory in \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         return String(cString: made)
     }
@@ -70,7 +71,7 @@ struct RecipeCache {
         if FileSystem.isDirectory(path) { return }
         try makeDirectories(FileSystem.directory(of: path))
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw RWatchError("cannot create \(Quoted.path(path)): \(String(cString: strerror(errno)))")
+            throw RWatchError("cannot create \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// A compiled recipe binary started as rwatch's child.
 ///
@@ -20,7 +21,7 @@ struct RecipeChild {
         do {
             pipe = try GNUFunctions.makePipe()
         } catch {
-            throw RWatchError("cannot make a pipe for the recipe: \(String(cString: strerror(error.errno)))")
+            throw RWatchError("cannot make a pipe for the recipe: \(Errno(rawValue: error.errno).description)")
         }
         // Both ends above 3, so that moving rwatch's 2 to the child's 3
         // cannot overwrite one of them.
@@ -76,7 +77,7 @@ struct RecipeChild {
         let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
         guard result == 0 else {
             close(readEnd)
-            throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(String(cString: strerror(result)))")
+            throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(Errno(rawValue: result).description)")
         }
         return RecipeChild(pid: pid, crashOutput: readEnd)
     }

@@ -242,7 +242,7 @@ final class RecipeSupervisor {
             // Leftovers are not rwatch's children until their parents are
             // gone, so their ends are not announced: look again shortly.
             var fd = pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)
-            let wait = force ? 50 : min(50, max(1, milliseconds(deadline - clock.now)))
+            let wait = force ? 50 : min(50, max(1, (deadline - clock.now).clampedMilliseconds))
             if poll(&fd, 1, Int32(wait)) > 0 { deferred += inbox.take() }
         }
     }
@@ -310,12 +310,7 @@ final class RecipeSupervisor {
     /// orphans that ended meanwhile).
     private func timeout() -> Int32 {
         guard let deadline = swapDeadline else { return 1000 }
-        return Int32(min(1000, max(0, milliseconds(deadline - clock.now))))
-    }
-
-    private func milliseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+        return Int32(min(1000, max(0, (deadline - clock.now).clampedMilliseconds)))
     }
 
     /// The recipe's name as its `Recipe(…)` says, else the file's name.

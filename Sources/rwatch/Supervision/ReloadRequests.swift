@@ -6,20 +6,12 @@ import RecipeKit
 /// replace the file by a rename keep being seen), batched so that one save
 /// is one request.
 final class ReloadRequests: Sendable {
-    /// Poll this for `POLLIN`, then `drain()`.
-    let readEnd: Int32
-    private let writeEnd: Int32
+    /// Nil when no pipe could be made: then no reload is ever requested.
+    private let wake = try? WakePipe()
 
-    init() {
-        var fds: [Int32] = [-1, -1]
-        if let pipe = try? GNUFunctions.makePipe() {
-            fds = [pipe.read, pipe.write]
-            _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
-            _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
-        }
-        readEnd = fds[0]
-        writeEnd = fds[1]
-    }
+    /// Poll this for `POLLIN`, then `drain()` (-1, which `poll` skips,
+    /// without a pipe).
+    var readEnd: Int32 { wake?.readEnd ?? -1 }
 
     /// Watches `file` until the returned subscription is disposed. A watch
     /// that fails (the directory went away) is reported once; the running
@@ -29,10 +21,7 @@ final class ReloadRequests: Sendable {
         return FileWatcher.watch([file], options: options)
             .batched(.milliseconds(100))
             .subscribe(
-                onNext: { [self] _ in
-                    var byte: UInt8 = 1
-                    _ = write(writeEnd, &byte, 1)
-                },
+                onNext: { [self] _ in wake?.wake() },
                 onError: { error in
                     Terminal.error("\(error); \(Quoted.path(file)) is no longer watched for changes")
                 }
@@ -41,12 +30,6 @@ final class ReloadRequests: Sendable {
 
     /// Empties the pipe after a wake-up.
     func drain() {
-        var buffer = [UInt8](repeating: 0, count: 64)
-        while read(readEnd, &buffer, buffer.count) > 0 {}
-    }
-
-    deinit {
-        close(readEnd)
-        close(writeEnd)
+        wake?.drain()
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The stop signals (SIGINT, SIGTERM, SIGHUP) as readable bytes for the
 /// supervisor's loop. rwatch's one signal owner takes them (blocked in
@@ -26,7 +27,7 @@ final class SignalInbox: Sendable {
         do {
             pipe = try GNUFunctions.makePipe()
         } catch {
-            throw RWatchError("cannot make a pipe: \(String(cString: strerror(error.errno)))")
+            throw RWatchError("cannot make a pipe: \(Errno(rawValue: error.errno).description)")
         }
         readEnd = pipe.read
         writeEnd = pipe.write
