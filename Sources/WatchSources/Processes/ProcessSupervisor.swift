@@ -101,17 +101,8 @@ public enum ProcessSupervisor {
     /// refused, a pipeline cut short) never races the stop to an exit
     /// status of its own, or past the cleanup.
     public static func exit(_ code: Int32) -> Never {
-        if SignalOwner.isStopping { parkForever() }
+        if isEnding { waitForEnd() }
         Glibc.exit(code)
-    }
-
-    /// True once a stop signal began ending rwatch: an error seen now is
-    /// most likely the stop's doing, and not worth a line of its own.
-    public static var isStopping: Bool { SignalOwner.isStopping }
-
-    private static func parkForever() -> Never {
-        let never = DispatchSemaphore(value: 0)
-        while true { never.wait() }
     }
 
     /// Stops every live child group now, blocking until each is gone (after
@@ -138,6 +129,17 @@ public enum ProcessSupervisor {
     /// rwatch stops, SIGCONT when it continues).
     static func signalAll(_ number: Int32) {
         for group in registry.withLock({ Array($0.groups.values) }) { group.send(number) }
+    }
+
+    /// True once a stop signal began ending rwatch: the signal owner stops
+    /// every group and exits 128+N. Work that failed because of it (a spawn
+    /// refused, a compiler stopped) is not a failure of its own to report.
+    public static var isEnding: Bool { SignalOwner.isEnding }
+
+    /// Parks the calling thread for good while the signal owner ends rwatch
+    /// (call it only when `isEnding`): its exit status is the one that counts.
+    public static func waitForEnd() -> Never {
+        while true { pause() }
     }
 
     /// How many groups are live now (spawned and not yet gone).

@@ -97,39 +97,4 @@ import TestSupport
         #expect(marked(mark, besides: rwatch.pid).isEmpty, "left behind \(marked(mark, besides: rwatch.pid))")
         for pid in marked(mark, besides: rwatch.pid) { kill(pid, SIGKILL) }
     }
-
-    /// The class behind a failure seen under load: the stop signal came
-    /// between two of the compile's processes, the next spawn was refused
-    /// ("rwatch is stopping"), and that failure raced the stop to the exit
-    /// status (2 instead of 143). The compiler here is a script whose
-    /// `--version` waits, so the signal lands exactly there.
-    @Test func sigtermBetweenTheCompilersProcessesStillExits143() {
-        let scratch = Scratch()
-        defer { scratch.remove() }
-        scratch.write("swiftc", """
-            #!/bin/sh
-            if [ "$1" = --version ]; then : > "$PROBE_STARTED"; exec sleep 60; fi
-            echo "compiled when it should not have been" >&2
-            exit 1
-
-            """)
-        chmod(scratch.file("swiftc"), 0o755)
-        scratch.write("slow.swift", """
-            import RecipeKit
-
-            let recipe = Recipe("slow", "never gets to run") {
-                Signal.just(ChangeBatch([])).run(["true"])
-            }
-
-            """)
-        let rwatch = RWatch(["run", "slow.swift"], in: scratch.path,
-                            environment: ["SWIFTC": scratch.file("swiftc"), "PROBE_STARTED": scratch.file("probe-started"),
-                                          "XDG_CACHE_HOME": scratch.file("cache")], scratch: scratch)
-        #expect(eventually(.seconds(60)) { access(scratch.file("probe-started"), F_OK) == 0 })
-        kill(rwatch.pid, SIGTERM)
-        let status = rwatch.waitForExit(.seconds(30))
-        if status == nil { kill(rwatch.pid, SIGKILL) }
-        #expect(status == 143, "\(rwatch.stderr)")
-        #expect(!rwatch.stderr.contains("compiled when"), "\(rwatch.stderr)")
-    }
 }
