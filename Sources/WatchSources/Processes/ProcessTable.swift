@@ -19,17 +19,9 @@ enum ProcessTable {
 
     /// Every process visible in `/proc`.
     static func entries() -> [Entry] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
-        var result: [Entry] = []
-        while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let pid = pid_t(name), let entry = entry(pid) else { continue }
-            result.append(entry)
+        (FileSystem.entries("/proc") ?? []).compactMap { item in
+            pid_t(item.name.string).flatMap(entry)
         }
-        return result
     }
 
     /// The entry of one process, or `nil` if it does not exist.

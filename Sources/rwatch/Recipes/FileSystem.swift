@@ -2,8 +2,9 @@ import Glibc
 import RecipeKit
 import SystemPackage
 
-/// The few file-system calls rwatch's CLI needs, with Swift types.
-enum FileSystem {
+/// The file-system calls rwatch's CLI adds to the watcher's, with Swift
+/// types.
+extension FileSystem {
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
@@ -38,13 +39,6 @@ enum FileSystem {
     static func isDirectory(_ path: FilePath) -> Bool {
         var info = stat()
         return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
-
-    /// `absolute(_:)` for a path given as bytes.
-    static func absolute(_ path: FilePath) -> FilePath {
-        guard !path.isAbsolute, let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return FilePath(platformString: cwd).pushing(path)
     }
 
     static func read(_ path: String) throws -> String {
@@ -95,13 +89,9 @@ enum FileSystem {
         try write(text, fd: fd, path: path)
     }
 
-    /// Absolute form of `path` (relative to the working directory), not
-    /// resolving symlinks.
+    /// `absolute(_:)` for a path given as text.
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        guard let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return String(cString: cwd) + "/" + path
+        absolute(FilePath(path)).string
     }
 
     /// The real path of the running executable (`/proc/self/exe`).
@@ -118,16 +108,16 @@ enum FileSystem {
     }
 
     /// Removes a directory tree (for the compiler's scratch directories).
+    /// A symlink is removed, never followed.
     static func removeTree(_ path: String) {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
-                let child = path + "/" + name
-                if isDirectory(child) { removeTree(child) } else { unlink(child) }
-            }
-            closedir(dir)
+        removeTree(FilePath(path))
+    }
+
+    private static func removeTree(_ path: FilePath) {
+        for entry in entries(path) ?? [] {
+            let child = path.appending(entry.name)
+            if entry.isDirectory { removeTree(child) } else { _ = child.withPlatformString { unlink($0) } }
         }
-        rmdir(path)
+        _ = path.withPlatformString { rmdir($0) }
     }
 }
