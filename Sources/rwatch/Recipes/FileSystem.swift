@@ -65,13 +65,10 @@ extension FileSystem {
     }
 
     private static func write(_ text: String, fd: Int32, path: String) throws {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
-            offset += count
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(text.utf8)
+        } catch {
+            throw RWatchError("cannot write \(Quoted.path(path)): \(error)")
         }
     }
 
