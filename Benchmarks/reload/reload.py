@@ -10,6 +10,8 @@ one command writes its round number to a file; "save → new command" is timed
 from the write to that file's change, and rwatch's own line
 `reloaded … in T (compile C, swap S)` gives the split. The last rounds go back
 to texts already compiled (the cache is keyed by text): swap only.
+Then the peer in the same run: SwiftPM compiling a changed Package.swift
+(`swift package dump-package` after each edit), and with the text unchanged.
 Prints medians, min and max, and the load average around the run.
 """
 import os, re, statistics, subprocess, sys, tempfile, time
@@ -73,13 +75,34 @@ def main():
     lines = [l for l in log.read().splitlines() if "reloaded" in l]
     split = [tuple(parse_seconds(x) for x in re.search(r"in (.+?) \(compile (.+?), swap (.+?)\)", l).groups()) for l in lines]
     def show(name, values):
-        print(f"{name:32} median {statistics.median(values):.3f} s  min {min(values):.3f}  max {max(values):.3f}  (n={len(values)})")
+        print(f"{name:38} median {statistics.median(values):.3f} s  min {min(values):.3f}  max {max(values):.3f}  (n={len(values)})")
     print(f"rwatch {rwatch}")
     show("save -> new command (compiled)", fresh)
     show("save -> new command (cached)", cached)
     show("rwatch: reload total (compiled)", [s[0] for s in split[:len(fresh)]])
     show("rwatch: compile", [s[1] for s in split[:len(fresh)]])
     show("rwatch: swap", [s[2] for s in split])
-    print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (2 cores)")
+    # The peer, in the same run: SwiftPM compiling a changed Package.swift
+    # (the manifest rwatch.swift is found like), as `swift package
+    # dump-package` does after every edit of it; then with the text unchanged.
+    package = tempfile.mkdtemp(prefix="rwatch-reload-peer-")
+    manifest = os.path.join(package, "Package.swift")
+    def swiftpm(n):
+        open(manifest, "w").write(f"// swift-tools-version:5.9\n// round {n} {stamp}\nimport PackageDescription\n"
+                                  f"let package = Package(name: \"Peer\")\n")
+        started = time.monotonic()
+        subprocess.run(["swift", "package", "--package-path", package, "dump-package"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return time.monotonic() - started
+    peer_fresh = [swiftpm(n) for n in range(1, rounds + 1)]
+    peer_cached = []
+    for _ in range(min(rounds, 5)):
+        started = time.monotonic()
+        subprocess.run(["swift", "package", "--package-path", package, "dump-package"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        peer_cached.append(time.monotonic() - started)
+    show("swift package dump-package (changed)", peer_fresh)
+    show("swift package dump-package (same)", peer_cached)
+    print(f"load average before {load_before[0]:.2f}, after {os.getloadavg()[0]:.2f} (2 cores)")
 
 main()

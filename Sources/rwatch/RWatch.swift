@@ -14,13 +14,16 @@ struct RWatch: ParsableCommand {
             the first word that is not an option starts COMMAND and the rest is passed \
             through untouched (put -- before a program named like a subcommand). Changed \
             paths reach the command as RWATCH_PATHS, RWATCH_COMMON_PATH and \
-            RWATCH_EVENTS_FILE, never pasted into it.
+            RWATCH_EVENTS_FILE, never pasted into it. With no argument at all, rwatch \
+            runs the project recipe: the nearest rwatch.swift in this directory or above \
+            (rwatch init writes one), reloaded when you save it.
 
             Examples:
               rwatch -e swift swift build                 (rebuild on save)
               rwatch -r -w Sources swift run server       (restart a server)
               rwatch -1 make test                         (run once, exit with its status)
               rwatch --shell sh 'echo "$RWATCH_PATHS"'    (see what changed)
+              rwatch init && rwatch                       (the project recipe)
               rwatch run rebuild-on-save                  (a bundled recipe)
               rwatch check my-recipe.swift                (compile a recipe only)
               rwatch events . --json                      (file events as JSON lines)
@@ -49,6 +52,9 @@ struct RWatch: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
+            // A stop signal is ending rwatch and caused this error (a compile
+            // stopped, a spawn refused): the signal owner exits 128+N.
+            if ProcessSupervisor.isEnding { ProcessSupervisor.waitForEnd() }
             if exitCode(for: error) == .success {
                 Swift.print(fullMessage(for: error))
                 Glibc.exit(0)

@@ -121,6 +121,17 @@ public enum ProcessSupervisor {
         for group in registry.withLock({ Array($0.groups.values) }) { group.send(number) }
     }
 
+    /// True once a stop signal began ending rwatch: the signal owner stops
+    /// every group and exits 128+N. Work that failed because of it (a spawn
+    /// refused, a compiler stopped) is not a failure of its own to report.
+    public static var isEnding: Bool { SignalOwner.isEnding }
+
+    /// Parks the calling thread for good while the signal owner ends rwatch
+    /// (call it only when `isEnding`): its exit status is the one that counts.
+    public static func waitForEnd() -> Never {
+        while true { pause() }
+    }
+
     /// How many groups are live now (spawned and not yet gone).
     public static var liveGroupCount: Int { registry.withLock { $0.groups.count } }
 

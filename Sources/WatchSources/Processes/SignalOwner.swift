@@ -31,6 +31,9 @@ enum SignalOwner {
     }
 
     private static let state = Locked(State())
+
+    /// True once a stop signal began ending rwatch here (not handed over).
+    static var isEnding: Bool { state.withLock { $0.stopping != nil } }
     /// Signalled when an `exec` failed, so that a parked owner goes on.
     private static let execFailed = DispatchSemaphore(value: 0)
     /// Work to do on job control, registered by the terminal owner.

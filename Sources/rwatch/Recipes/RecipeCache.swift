@@ -6,8 +6,12 @@ import SystemPackage
 /// `$XDG_CACHE_HOME/rwatch`, default `~/.cache/rwatch`.
 ///
 /// A binary found there is executed, so the directory must be ours alone:
-/// it is created 0700, and one owned by another user, writable by group or
-/// others, or a symlink is refused.
+/// it is created 0700; one owned by another user, writable by group or
+/// others, or a symlink is refused; one of ours that others can only read
+/// or enter (an older rwatch's, a umask's) is made 0700 again.
+///
+/// Entries are named by the hash of what was compiled (`RecipeCompiler`),
+/// so a cached binary is found again only for the same text.
 struct RecipeCache {
     let path: String
 
@@ -27,6 +31,7 @@ struct RecipeCache {
             throw RWatchError("cannot create cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
         }
         try check(path)
+        try makePrivate(path)
         return RecipeCache(path: path)
     }
 
@@ -44,6 +49,19 @@ struct RecipeCache {
         }
         guard info.st_mode & 0o022 == 0 else {
             throw RWatchError("refusing cache directory \(Quoted.path(path)): writable by group or others (chmod 700 it)")
+        }
+    }
+
+    /// Takes group and others' read and search bits off `path` (checked
+    /// by `check` to be our own directory, writable by us alone).
+    static func makePrivate(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            throw RWatchError("cannot use cache directory \(Quoted.path(path)): \(Errno(rawValue: errno).description)")
+        }
+        guard info.st_mode & 0o077 != 0 else { return }
+        guard chmod(path, 0o700) == 0 else {
+            throw RWatchError("cannot make cache directory \(Quoted.path(path)) private (chmod 700): \(Errno(rawValue: errno).description)")
         }
     }
 

@@ -30,7 +30,8 @@ enum Spawn {
             case .next(.exited(let status)): result.withLock { $0.status = status.shellCode }
             case .next(.started): break
             case .error(let error):
-                Terminal.error("\(error)")
+                // Refused because rwatch is ending: not worth a line.
+                if !ProcessSupervisor.isEnding { Terminal.error("\(error)") }
                 done.signal()
             case .completed: done.signal()
             }

@@ -140,20 +140,24 @@ final class RecipeSupervisor {
         }
         fileWasMissing = false
         let started = clock.now
-        let place: (key: String, binary: String)
+        let snapshot: RecipeCompiler.Snapshot
         do {
-            place = try compiler.place(for: file)
+            snapshot = try compiler.snapshot(of: file)
         } catch {
             Terminal.error("\(error); the running recipe keeps going")
             return nil
         }
-        guard place.binary != binary, place.key != failedKey else { return nil }
+        guard snapshot.binary != binary, snapshot.key != failedKey else { return nil }
         Terminal.status("\(Quoted.path(file)) changed: reloading", color: .cyan)
         let next: String
         do {
-            next = try compiler.binary(for: file)
+            // The text just read and hashed is the one compiled.
+            next = try compiler.binary(for: snapshot)
         } catch {
-            failedKey = place.key
+            // A stop signal stopped the compiler: not a compile error; the
+            // loop takes the signal next.
+            if inbox.hasArrivals { return nil }
+            failedKey = snapshot.key
             Terminal.error("\(error); the running recipe keeps going")
             return nil
         }

@@ -42,6 +42,12 @@ final class SignalInbox: Sendable {
         }
     }
 
+    /// True when a signal is waiting to be taken (it is left there).
+    var hasArrivals: Bool {
+        var fd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0
+    }
+
     /// The signals that arrived since the last call (none when none did).
     func take() -> [Arrival] {
         var arrivals: [Arrival] = []

@@ -79,6 +79,70 @@ import TestSupport
     }
 }
 
+/// A stop signal while a save of the project recipe compiles: the compiler
+/// is stopped, the running recipe and its command too, and rwatch says no
+/// more than that it stopped (the interrupted compile is not an error).
+@Suite struct ReloadStopTests {
+    @Test func ctrlCDuringAReloadsCompileStopsEverythingQuietly() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let mark = "\(getpid())-reload-\(UInt32.random(in: 0...UInt32.max))"
+        let text = { (name: String) in
+            """
+            import RecipeKit
+
+            // \(mark)
+            let recipe = Recipe("\(name)", "runs one command and waits") {
+                Signal.just(ChangeBatch([])).run(["sh", "-c", "echo $$ > \(name).pid; exec sleep 300"])
+            }
+
+            """
+        }
+        // The first compile goes through; the second one hangs (as a slow
+        // compile would) until it is stopped.
+        scratch.write("swiftc", """
+            #!/bin/sh
+            case " $* " in *" -o "*)
+                if [ -e '\(scratch.file("compiling"))' ]; then echo again >> '\(scratch.file("compiling"))'; exec sleep 300; fi
+                echo first > '\(scratch.file("compiling"))' ;;
+            esac
+            exec "$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)" "$@"
+
+            """)
+        chmod(scratch.file("swiftc"), 0o755)
+        scratch.write("rwatch.swift", text("first"))
+        let rwatch = RWatch([], in: scratch.path, environment: [
+            "SWIFTC": scratch.file("swiftc"), "XDG_CACHE_HOME": scratch.file("cache"), "RWATCH_TEST_MARK": mark,
+        ], scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually(.seconds(120)) { !scratch.read("first.pid").isEmpty }, "\(rwatch.stderr)")
+        let first = pid_t(scratch.read("first.pid").split(separator: "\n").first ?? "") ?? 0
+
+        scratch.write("rwatch.swift", text("second"))
+        #expect(eventually(.seconds(60)) { scratch.read("compiling").contains("again") }, "\(rwatch.stderr)")
+        kill(rwatch.pid, SIGINT)
+        #expect(rwatch.waitForExit(.seconds(30)) == 130, "\(rwatch.stderr)")
+        #expect(!rwatch.stderr.contains("does not compile"), "\(rwatch.stderr)")
+        #expect(!rwatch.stderr.contains("error"), "\(rwatch.stderr)")
+        #expect(!isAlive(first))
+        #expect(access(scratch.file("second.pid"), F_OK) != 0)
+        #expect(marked(mark).isEmpty, "left behind: \(marked(mark))")
+    }
+
+    /// Pids of live processes whose environment holds `mark`.
+    private func marked(_ mark: String) -> [pid_t] {
+        guard let proc = opendir("/proc") else { return [] }
+        defer { closedir(proc) }
+        var found: [pid_t] = []
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard let pid = pid_t(name), isAlive(pid) else { continue }
+            if Scratch.read("/proc/\(pid)/environ").contains("RWATCH_TEST_MARK=\(mark)\u{0}") { found.append(pid) }
+        }
+        return found
+    }
+}
+
 /// `rwatch init`: a starter recipe for each kind of project, that compiles.
 @Suite struct InitTests {
     @Test(arguments: [

@@ -31,6 +31,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.contains("Examples:"))
         #expect(result.stdout.contains("rwatch run rebuild-on-save"))
+        // The project recipe is findable from the help alone.
+        #expect(result.stdout.contains("rwatch init && rwatch"))
+        #expect(result.stdout.contains("nearest rwatch.swift"))
     }
 
     @Test func theCommandNeedsNoDoubleDash() {
