@@ -3,6 +3,11 @@
 loop and watchfiles, side by side in one run.
 
 Usage: python3 Benchmarks/cli/bench.py [--saves 200] [--burst 10000] [--rwatch PATH] [--dir /dev/shm]
+                                      [--shell] [--only NAME,NAME]
+
+--shell runs the command through `sh -c` in every tool (what a user's
+command line usually costs); --only measures the named tools only
+("rwatch -d 0,inotifywait loop"); --burst 0 skips the burst.
 
 Latency: the driver records the wall clock, then saves (open, write, close)
 a watched file; the command is `stamp OUT`, whose first instruction appends
@@ -25,17 +30,23 @@ def build_stamp(work):
     return stamp
 
 
+SHELL = False
+ONLY = set()
+
+
 def tools(rwatch, stamp, watched, target, out):
+    words = ["sh", "-c", f"'{stamp}' '{out}'"] if SHELL else [stamp, out]
+    line = f"sh -c \"'{stamp}' '{out}'\"" if SHELL else f"'{stamp}' '{out}'"
     entries = [
-        ("rwatch -d 0", [rwatch, "-p", "-d", "0", "-w", watched, "--", stamp, out], None),
-        ("rwatch (default 50ms)", [rwatch, "-p", "-w", watched, "--", stamp, out], None),
-        ("entr", ["entr", "-n", "-p", stamp, out], target + "\n"),
+        ("rwatch -d 0", [rwatch, "-p", "-d", "0", "-w", watched, "--"] + words, None),
+        ("rwatch (default 50ms)", [rwatch, "-p", "-w", watched, "--"] + words, None),
+        ("entr", ["entr", "-n", "-p"] + words, target + "\n"),
         ("inotifywait loop", ["sh", "-c",
-            f"inotifywait -m -q -e close_write --format x '{watched}' | while read x; do '{stamp}' '{out}'; done"], None),
+            f"inotifywait -m -q -e close_write --format x '{watched}' | while read x; do {line}; done"], None),
     ]
     if shutil.which("watchfiles"):
         entries.append(("watchfiles", ["watchfiles", "--filter", "all", f"{stamp} {out}", watched], None))
-    return entries
+    return [entry for entry in entries if not ONLY or entry[0] in ONLY]
 
 
 def lines(path):
@@ -141,10 +152,15 @@ def main():
     parser.add_argument("--burst", type=int, default=10000)
     parser.add_argument("--settle", type=float, default=0.15)
     parser.add_argument("--rwatch", default=None)
+    parser.add_argument("--shell", action="store_true")
+    parser.add_argument("--only", default="")
     # tmpfs: on ext4 a truncating save may flush (auto_da_alloc) and take
     # milliseconds itself, which would swamp what is measured here.
     parser.add_argument("--dir", default="/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
     args = parser.parse_args()
+    global SHELL, ONLY
+    SHELL = args.shell
+    ONLY = set(args.only.split(",")) - {""}
     rwatch = args.rwatch or os.path.join(
         subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, text=True).strip(), "rwatch")
     work = tempfile.mkdtemp(prefix="rwatch-bench-", dir=args.dir)
@@ -153,7 +169,7 @@ def main():
         print(f"{'tool':24} {'p50 ms':>8} {'p99 ms':>8} {'n':>5} {'burst runs':>11}")
         for name, _, _ in tools(rwatch, stamp, "-", "-", "-"):
             results = []
-            for phase in ("latency", "burst"):
+            for phase in ("latency", "burst") if args.burst else ("latency",):
                 watched = tempfile.mkdtemp(dir=work)
                 target = os.path.join(watched, "file.txt")
                 out = os.path.join(work, f"out-{phase}-{len(os.listdir(work))}")
@@ -163,7 +179,7 @@ def main():
                     results.append(latency(entry[1], entry[2], target, out, args.saves, args.settle))
                 else:
                     results.append(burst(entry[1], entry[2], target, out, args.burst))
-            samples, runs = results
+            samples, runs = results if args.burst else (results[0], "-")
             if not samples:
                 print(f"{name:24} {'-':>8} {'-':>8} {0:>5} {str(runs):>11}")
                 continue

@@ -61,7 +61,7 @@ struct RWatch: ParsableCommand {
             }
             let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             Terminal.error(lowercasingFirstWord(line))
-            Glibc.exit(2)
+            ProcessSupervisor.exit(2)
         }
     }
 

@@ -95,6 +95,15 @@ public enum ProcessSupervisor {
         return code
     }
 
+    /// Ends rwatch with `status`, unless a stop signal came: then the stop
+    /// under way (every group stopped, the `onStop` work run) ends it with
+    /// 128+N, and this waits for that. An error the stop itself caused (a
+    /// spawn refused, a compiler killed) must not race the signal's status.
+    public static func exit(_ status: Int32) -> Never {
+        while SignalOwner.isStopping { pause() }
+        Glibc.exit(status)
+    }
+
     /// Stops every live child group now, blocking until each is gone (after
     /// at most its grace period and a SIGKILL). Spawns under way are waited
     /// for and stopped too; no new spawn starts after this.

@@ -19,9 +19,36 @@ enum ProcessTable {
 
     /// Every process visible in `/proc`.
     static func entries() -> [Entry] {
-        (FileSystem.entries("/proc") ?? []).compactMap { item in
-            pid_t(item.name.string).flatMap(entry)
+        pids().compactMap(entry)
+    }
+
+    /// The processes of group `pgid`, zombies included. Only they have
+    /// their `stat` read: `getpgid` costs one cheap system call per
+    /// process, where reading `/proc/PID/stat` takes three and the
+    /// process's memory-map lock (9 ms for 142 processes on a loaded
+    /// 2-core machine, against 0.4 ms).
+    static func members(of pgid: pid_t) -> [Entry] {
+        pids().filter { getpgid($0) == pgid }.compactMap(entry).filter { $0.group == pgid }
+    }
+
+    /// The process ids in `/proc`.
+    private static func pids() -> [pid_t] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var result: [pid_t] = []
+        while let item = readdir(directory) {
+            let pid = withUnsafeBytes(of: item.pointee.d_name) { raw -> pid_t? in
+                var value: pid_t = 0
+                for byte in raw {
+                    if byte == 0 { break }
+                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return nil }
+                    value = value * 10 + pid_t(byte - UInt8(ascii: "0"))
+                }
+                return value > 0 ? value : nil
+            }
+            if let pid { result.append(pid) }
         }
+        return result
     }
 
     /// The entry of one process, or `nil` if it does not exist.
@@ -47,6 +74,6 @@ enum ProcessTable {
     static func groupIsAlive(_ pgid: pid_t) -> Bool {
         // ESRCH: nobody left, not even a zombie. Otherwise look closer.
         if killpg(pgid, 0) != 0 && errno == ESRCH { return false }
-        return entries().contains { $0.group == pgid && !$0.isDead }
+        return members(of: pgid).contains { !$0.isDead }
     }
 }

@@ -46,6 +46,6 @@ struct Events: ParsableCommand {
             Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
             return event
         }
-        Glibc.exit(RecipeRunner.run(Recipe("events", "print file events") { events }, keys: false))
+        ProcessSupervisor.exit(RecipeRunner.run(Recipe("events", "print file events") { events }, keys: false))
     }
 }

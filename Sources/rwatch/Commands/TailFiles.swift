@@ -79,6 +79,6 @@ struct TailFiles: ParsableCommand {
             Terminal.output(lines: several ? batch.map { prefixes[$0.path, default: ""] + $0.text } : batch.map(\.text))
             return batch
         }
-        Glibc.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }, keys: false))
+        ProcessSupervisor.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }, keys: false))
     }
 }

@@ -130,6 +130,6 @@ struct Watch: ParsableCommand {
         if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
-        Glibc.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
+        ProcessSupervisor.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
     }
 }
