@@ -85,6 +85,29 @@ package enum FileSystem {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The contents of a small file as bytes, or nil.
+    static func readBytes(_ path: FilePath, limit: Int = 1 << 22) -> [UInt8]? {
+        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// `path` with every symbolic link resolved (`realpath(3)`).
+    static func realPath(_ path: FilePath) -> FilePath? {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath(cString: resolved)
+    }
+
     /// `directory/name`.
     static func join(_ directory: FilePath, _ name: FilePath.Component) -> FilePath {
         directory.appending(name)
