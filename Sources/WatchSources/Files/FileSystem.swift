@@ -1,19 +1,20 @@
 import Glibc
 import SystemPackage
 
-/// The few file-system calls the watcher needs, on paths as bytes.
-enum FileSystem {
+/// The file-system calls the watcher needs, on paths as bytes; rwatch's
+/// command line adds its own in an extension.
+package enum FileSystem {
     /// An entry of a directory listing.
-    struct Entry {
-        var name: FilePath.Component
-        var isDirectory: Bool
+    package struct Entry {
+        package var name: FilePath.Component
+        package var isDirectory: Bool
     }
 
-    enum Kind { case missing, directory, other }
+    package enum Kind { case missing, directory, other }
 
     /// What `path` is, without following a final symlink except for the
     /// watched roots (`follow: true`).
-    static func kind(_ path: FilePath, follow: Bool = false) -> Kind {
+    package static func kind(_ path: FilePath, follow: Bool = false) -> Kind {
         var info = stat()
         let result = path.withPlatformString { follow ? stat($0, &info) : lstat($0, &info) }
         guard result == 0 else { return .missing }
@@ -48,7 +49,7 @@ enum FileSystem {
     /// The entries of `directory` (without `.` and `..`); symlinks count as
     /// files. Nil when it cannot be opened. Names are kept as the bytes
     /// `readdir` gives.
-    static func entries(_ directory: FilePath) -> [Entry]? {
+    package static func entries(_ directory: FilePath) -> [Entry]? {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
         defer { closedir(handle) }
         var result: [Entry] = []
@@ -119,7 +120,7 @@ enum FileSystem {
 
     /// `path` made absolute against the working directory, with `.`, `..`,
     /// repeated and trailing slashes removed (symlinks are kept as named).
-    static func absolute(_ path: FilePath) -> FilePath {
+    package static func absolute(_ path: FilePath) -> FilePath {
         var full = path
         if !path.isAbsolute {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

@@ -75,15 +75,14 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
                     + "every \(WatchNotice.format(interval)) instead; raise the limit with: "
                     + "sudo sysctl fs.inotify.max_user_instances=\(max(1024, limit * 4))"
             }
-            return "cannot start inotify (\(String(cString: strerror(code)))): polling \(shown) every "
+            return "cannot start inotify (\(Errno(rawValue: code).description)): polling \(shown) every "
                 + "\(WatchNotice.format(interval)) instead"
         }
     }
 
     /// `500ms`, `2s`, `1.5s`.
     public static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.clampedMilliseconds
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         if milliseconds < 10_000 { return "\(milliseconds)ms" }
         return "\(Double(milliseconds) / 1000)s"

@@ -139,8 +139,7 @@ final class TailFollower: @unchecked Sendable {
         if inotify >= 0 { pollSet.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
         var due = [Bool](repeating: false, count: files.count)
         var reattach = [Bool](repeating: false, count: files.count)
-        let interval = Int64(backend.pollInterval.components.seconds) * 1000
-            + backend.pollInterval.components.attoseconds / 1_000_000_000_000_000
+        let interval = Int64(backend.pollInterval.clampedMilliseconds)
         var nextPoll = TailFollower.milliseconds() + interval
         while !isCancelled {
             for index in pollSet.indices { pollSet[index].revents = 0 }

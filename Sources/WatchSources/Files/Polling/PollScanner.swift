@@ -126,7 +126,7 @@ private final class PollLoop {
                 let started = now
                 job.pass()
                 now = PollLoop.monotonicNow()
-                let interval = PollLoop.nanoseconds(job.interval)
+                let interval = UInt64(job.interval.clampedNanoseconds)
                 job.nextDue = max(started + interval, now + interval / 2)
             }
             for gate in fences { InotifyReader.shared.fence(gate) }
@@ -176,10 +176,5 @@ private final class PollLoop {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
     }
 }
