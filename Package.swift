@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
     dependencies: [
+        // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         // FilePath: paths are bytes, not text.

@@ -8,8 +8,8 @@ import Glibc
 /// (`prepare(_:flags:)`), as a shell's job in a terminal window does.
 public final class TerminalSession: @unchecked Sendable {
     // Safety: used by one test's thread only.
-    /// The test's end.
-    public let master: Int32
+    /// The test's end; -1 once `hangUp()` closed it.
+    public private(set) var master: Int32
     /// The program's end, `/dev/pts/N`.
     public let slavePath: String
     private var shown: [UInt8] = []
@@ -33,7 +33,15 @@ public final class TerminalSession: @unchecked Sendable {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(master) }
+    deinit { if master >= 0 { close(master) } }
+
+    /// Closes the test's end, as closing a terminal window does: the kernel
+    /// hangs the terminal up (SIGHUP to its session leader and foreground group).
+    public func hangUp() {
+        guard master >= 0 else { return }
+        close(master)
+        master = -1
+    }
 
     /// Types `text` (a key, a line with `\n`, `\u{3}` for Ctrl-C, `\u{1A}` for Ctrl-Z).
     public func type(_ text: String) {

@@ -65,18 +65,12 @@ struct RunEnvironment: Sendable {
         defer { close(fd) }
         var text = ""
         for event in events { text += JSONLine.encode(event) + "\n" }
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                directory.remove(path)
-                return nil
-            }
-            offset += written
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(text.utf8)
+        } catch {
+            directory.remove(path)
+            return nil
         }
-        bytes.removeAll()
         return path
     }
 }

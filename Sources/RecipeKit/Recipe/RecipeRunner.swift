@@ -7,26 +7,30 @@ public enum RecipeRunner {
     /// Subscribes to every pipeline of `recipe` and blocks until all have
     /// completed (returns the last command's shell status, 0 when none ran)
     /// or one fails (prints one line, returns 2). Ctrl-C stops every child
-    /// process group and exits 130 (`ProcessSupervisor`).
+    /// process group and exits 130 (`ProcessSupervisor`). What is polled
+    /// rather than watched with inotify, and the warning when inotify runs
+    /// out, are status lines on stderr.
     ///
     /// With `keys` (the default) and a terminal on standard input, rwatch
     /// answers keys while no command holds the terminal: `r` or space run
     /// the actions that start chains now, `p` pauses and resumes them
     /// (changes meanwhile run once on resume), `c` clears the screen, `q`
     /// quits with status 0. The terminal's modes come back on every way out.
-    /// The file watcher's warnings (a skipped ignore file, say) are printed
-    /// as status lines.
     public static func run(_ recipe: Recipe, keys: Bool = true) -> Int32 {
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
         ProcessSupervisor.takeOverSignals()
-        let warnings = FileWatcher.notices.subscribe(onNext: { notice in
-            switch notice {
-            case .warning(let text): Terminal.warning(text)
+        let notices = FileWatcher.notices.subscribe(onNext: { notice in
+            if notice.isWarning {
+                Terminal.warning(notice.description)
+            } else if case .polling = notice.kind {
+                Terminal.status(notice.description)
+            } else {
+                Diagnostics.verbose(notice.description)
             }
         })
-        defer { warnings.dispose() }
+        defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let quitByKey = Locked(false)
@@ -60,6 +64,6 @@ public enum RecipeRunner {
     /// place beside it (`Supervision`).
     public static func main(_ recipe: Recipe) -> Never {
         Supervision.adopt()
-        exit(run(recipe))
+        ProcessSupervisor.exit(run(recipe))
     }
 }

@@ -166,16 +166,8 @@ public enum Terminal {
         }
     }
 
+    /// Writes all of `text` (a terminal that is gone is not an error).
     private static func writeAll(_ text: String, fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        _ = try? FileDescriptor(rawValue: fd).writeAll(text.utf8)
     }
 }

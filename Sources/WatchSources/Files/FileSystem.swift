@@ -1,19 +1,20 @@
 import Glibc
 import SystemPackage
 
-/// The few file-system calls the watcher needs, on paths as bytes.
-enum FileSystem {
+/// The file-system calls the watcher needs, on paths as bytes; rwatch's
+/// command line adds its own in an extension.
+package enum FileSystem {
     /// An entry of a directory listing.
-    struct Entry {
-        var name: FilePath.Component
-        var isDirectory: Bool
+    package struct Entry {
+        package var name: FilePath.Component
+        package var isDirectory: Bool
     }
 
-    enum Kind { case missing, directory, other }
+    package enum Kind { case missing, directory, other }
 
     /// What `path` is, without following a final symlink except for the
     /// watched roots (`follow: true`).
-    static func kind(_ path: FilePath, follow: Bool = false) -> Kind {
+    package static func kind(_ path: FilePath, follow: Bool = false) -> Kind {
         var info = stat()
         let result = path.withPlatformString { follow ? stat($0, &info) : lstat($0, &info) }
         guard result == 0 else { return .missing }
@@ -48,7 +49,7 @@ enum FileSystem {
     /// The entries of `directory` (without `.` and `..`); symlinks count as
     /// files. Nil when it cannot be opened. Names are kept as the bytes
     /// `readdir` gives.
-    static func entries(_ directory: FilePath) -> [Entry]? {
+    package static func entries(_ directory: FilePath) -> [Entry]? {
         guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
         defer { closedir(handle) }
         var result: [Entry] = []
@@ -84,6 +85,29 @@ enum FileSystem {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The contents of a small file as bytes, or nil.
+    static func readBytes(_ path: FilePath, limit: Int = 1 << 22) -> [UInt8]? {
+        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// `path` with every symbolic link resolved (`realpath(3)`).
+    static func realPath(_ path: FilePath) -> FilePath? {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath(cString: resolved)
+    }
+
     /// `directory/name`.
     static func join(_ directory: FilePath, _ name: FilePath.Component) -> FilePath {
         directory.appending(name)
@@ -96,7 +120,7 @@ enum FileSystem {
 
     /// `path` made absolute against the working directory, with `.`, `..`,
     /// repeated and trailing slashes removed (symlinks are kept as named).
-    static func absolute(_ path: FilePath) -> FilePath {
+    package static func absolute(_ path: FilePath) -> FilePath {
         var full = path
         if !path.isAbsolute {
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)

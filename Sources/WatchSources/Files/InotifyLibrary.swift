@@ -3,21 +3,35 @@ import Glibc
 import SystemPackage
 
 /// The only code that calls libinotifytools. The library keeps one static
-/// inotify fd, one static event buffer and its wd↔path tables, and is not
-/// thread-safe: everything here runs on `InotifyReader`'s thread.
+/// inotify fd and its wd↔path tables, and is not thread-safe: everything
+/// here runs on `InotifyReader`'s thread.
+///
+/// Events are read from the library's fd here, with `read(2)` after
+/// `poll(2)`, never through `inotifytools_next_events`: that one waits in
+/// `select(2)`, which aborts the process once the fd is 1024 or more
+/// (`FD_SETSIZE`). And after `start()` failed, nothing here may be called
+/// (the library asserts that it was initialised).
 ///
 /// Directory paths go in and come out without a trailing slash; the library
 /// stores directories with one. Paths cross as C strings both ways and are
 /// never decoded: a name need not be UTF-8.
 enum InotifyLibrary {
     /// Starts libinotifytools. Returns the inotify fd it reads from (found
-    /// through `/proc/self/fdinfo`, so the reader can poll it together with
-    /// its wake-up fd), or nil when it could not be identified.
-    static func start() throws(FileWatchError) -> Int32? {
+    /// through `/proc/self/fdinfo`), made non-blocking and close-on-exec, so
+    /// the reader can poll it together with its wake-up fd and no child
+    /// inherits it. Throws (with the library closed) when it cannot start
+    /// or its fd cannot be found.
+    static func start() throws(FileWatchError) -> Int32 {
         guard inotifytools_initialize() != 0 else {
             throw FileWatchError(.inotifyUnavailable(errno: Int32(inotifytools_error())))
         }
-        return findDescriptor()
+        guard let descriptor = findDescriptor() else {
+            inotifytools_cleanup()
+            throw FileWatchError(.inotifyUnavailable(errno: EBADF))
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        return descriptor
     }
 
     /// Removes every watch and closes the library's fd.
@@ -31,28 +45,23 @@ enum InotifyLibrary {
         case failed(errno: Int32)
     }
 
-    /// Watches directory `path`. With the library's fd known, the wd comes
-    /// from the kernel (adding the same watch again returns it); the
-    /// library's by-name table can hold stale names of deleted directories.
-    static func watch(_ path: FilePath, descriptor: Int32?) -> Outcome {
+    /// Watches directory `path`. The wd comes from the kernel (adding the
+    /// same watch again returns it); the library's by-name table can hold
+    /// stale names of deleted directories.
+    static func watch(_ path: FilePath, descriptor: Int32) -> Outcome {
         let mask = InotifyRecord.watchMask
         let added = path.withPlatformString { inotifytools_watch_file($0, Int32(bitPattern: mask)) }
         guard added != 0 else { return .failed(errno: Int32(inotifytools_error())) }
-        let wd = descriptor.map { fd in path.withPlatformString { inotify_add_watch(fd, $0, mask) } }
-            ?? withDirectorySlash(path) { inotifytools_wd_from_filename($0) }
+        let wd = path.withPlatformString { inotify_add_watch(descriptor, $0, mask) }
         return wd > 0 ? .watching(wd: wd) : .failed(errno: ENOENT)
     }
 
     /// Removes the watch `wd`. The kernel may have dropped it already (its
-    /// directory was just deleted); libinotifytools then prints an error on
-    /// stderr, so with its fd known the kernel watch is removed directly and
-    /// the library's entry is left to `stop()` (kernel wds are not reused).
-    static func unwatch(_ wd: Int32, descriptor: Int32?) {
-        if let descriptor {
-            _ = inotify_rm_watch(descriptor, wd)
-        } else {
-            _ = inotifytools_remove_watch_by_wd(wd)
-        }
+    /// directory was just deleted), and libinotifytools would then print an
+    /// error on stderr: the kernel watch is removed directly and the
+    /// library's entry is left to `stop()` (kernel wds are not reused soon).
+    static func unwatch(_ wd: Int32, descriptor: Int32) {
+        _ = inotify_rm_watch(descriptor, wd)
     }
 
     /// The directory `wd` watches, as the library last knew it.
@@ -102,21 +111,48 @@ enum InotifyLibrary {
         return chars.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    /// The next event already read or readable now, without blocking; nil when none.
-    static func next() -> InotifyRecord? {
-        guard let event = inotifytools_next_events(0, 1) else { return nil }
-        let header = event.pointee
-        var name: FilePath.Component? = nil
-        if header.len > 0 {
-            let raw = UnsafeRawPointer(event) + MemoryLayout<inotify_event>.size
-            name = FilePath.Component(platformString: raw.assumingMemoryBound(to: CChar.self))
+    /// Reads what the kernel has queued on `descriptor` (non-blocking) into
+    /// `buffer` and returns it as records; empty when nothing is queued.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> [InotifyRecord] {
+        var count = 0
+        repeat {
+            count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+        } while count < 0 && errno == EINTR
+        guard count > 0 else { return [] }
+        var records: [InotifyRecord] = []
+        var offset = 0
+        let header = MemoryLayout<inotify_event>.size
+        while offset + header <= count {
+            let wd = buffer.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = buffer.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let cookie = buffer.loadUnaligned(fromByteOffset: offset + 8, as: UInt32.self)
+            let length = Int(buffer.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            var name: FilePath.Component? = nil
+            if length > 0, offset + header + length <= count {
+                // The kernel pads the name with NULs.
+                name = FilePath.Component(platformString: (buffer.baseAddress! + offset + header).assumingMemoryBound(to: CChar.self))
+            }
+            records.append(InotifyRecord(wd: wd, mask: mask, cookie: cookie, name: name))
+            offset += header + length
         }
-        return InotifyRecord(wd: header.wd, mask: header.mask, cookie: header.cookie, name: name)
+        return records
     }
 
-    /// `fs.inotify.max_user_watches`.
+    /// How many watches this user may hold: `fs.inotify.max_user_watches`,
+    /// or less when this user namespace sets a lower
+    /// `/proc/sys/user/max_inotify_watches` (the kernel checks both). Read
+    /// from `/proc`, so it needs no initialised library.
     static var maxUserWatches: Int {
-        Int(inotifytools_get_max_user_watches())
+        limit("/proc/sys/fs/inotify/max_user_watches", "/proc/sys/user/max_inotify_watches")
+    }
+
+    /// `fs.inotify.max_user_instances` (or this user namespace's lower limit).
+    static var maxUserInstances: Int {
+        limit("/proc/sys/fs/inotify/max_user_instances", "/proc/sys/user/max_inotify_instances")
+    }
+
+    private static func limit(_ paths: FilePath...) -> Int {
+        paths.compactMap { FileSystem.read($0).flatMap { Int($0.filter(\.isNumber)) } }.min() ?? 0
     }
 
     /// Finds the library's private fd: watch a fresh directory, then look for
@@ -127,9 +163,14 @@ enum InotifyLibrary {
         let probe = FilePath(platformString: template)
         defer { rmdir(template) }
         var info = stat()
-        guard stat(template, &info) == 0, case .watching(let wd) = watch(probe, descriptor: nil) else { return nil }
-        defer { unwatch(wd, descriptor: nil) }
-        let inode = "ino:" + String(info.st_ino, radix: 16) + " "
+        let added = probe.withPlatformString { inotifytools_watch_file($0, Int32(bitPattern: InotifyRecord.watchMask)) }
+        guard stat(template, &info) == 0, added != 0 else { return nil }
+        defer { _ = probe.withPlatformString { inotifytools_remove_watch_by_filename($0) } }
+        // fdinfo names the watched inode and its device in the kernel's encoding.
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        let inode = "ino:" + String(info.st_ino, radix: 16) + " sdev:" + String(major << 20 | minor, radix: 16) + " "
         guard let entries = FileSystem.entries("/proc/self/fd") else { return nil }
         for entry in entries {
             guard let fd = Int32(entry.name.matchingText) else { continue }

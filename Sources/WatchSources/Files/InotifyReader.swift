@@ -5,15 +5,22 @@ import Synchronization
 import SystemPackage
 
 /// The one thread that owns libinotifytools (process-global, not
-/// thread-safe: one static fd, one static buffer). Subscriptions reach it
-/// as commands through a locked queue and a `WakePipe` that wakes its poll;
-/// it runs while at least one `WatchClient` is registered and, when the
-/// last leaves, removes every watch, closes the library and exits.
+/// thread-safe: one static fd, one static buffer) and every `WatchClient`.
+/// Subscriptions reach it as commands through a locked queue and a
+/// `WakePipe` that wakes its poll, and so do the results of polling passes
+/// (made on `PollScanner`'s thread), which it delivers with inotify's
+/// events, so that each subscriber sees one stream. It runs while at least
+/// one `WatchClient` is registered and, when the last leaves, removes every
+/// watch, closes the library and exits.
 final class InotifyReader: Sendable {
     enum Command {
-        /// Register and arm a client; the semaphore is signalled once armed (or failed).
-        case add(WatchClient, DispatchSemaphore?)
+        /// Register and arm a client; the gate opens once armed (or failed).
+        case add(WatchClient, ArmGate?)
         case remove(Int)
+        /// What a poll job of client `client` found.
+        case polled(client: Int, job: Int, PollOutput)
+        /// Tests: opens the gate once the commands before it are done.
+        case fence(ArmGate)
         /// Tests: drop the client's events from now on, as a full queue would.
         case deafen(root: FilePath, DispatchSemaphore)
         /// Tests: read what is queued (dropping it for the deaf client), then
@@ -63,9 +70,19 @@ final class InotifyReader: Sendable {
     /// are reported.
     func add(_ client: WatchClient) {
         let onReader = pthread_self() == readerThread.load(ordering: .acquiring)
-        let armed = onReader ? nil : DispatchSemaphore(value: 0)
+        let armed = onReader ? nil : ArmGate()
         submit(.add(client, armed))
         armed?.wait()
+    }
+
+    /// Tests: opens `gate` once what was submitted before is delivered.
+    func fence(_ gate: ArmGate) {
+        submit(.fence(gate))
+    }
+
+    /// Hands what a poll job found to the reader thread, which delivers it.
+    func deliverPolled(client: Int, job: Int, _ output: PollOutput) {
+        submit(.polled(client: client, job: job, output))
     }
 
     /// Unregisters the client `id`; its watches go (asynchronously).

@@ -34,6 +34,7 @@ extension ReaderLoop {
             client.send([FileEvent(path: root.path, kind: .deleted, isDirectory: !root.isFile)])
         }
         let watchedRoot = root.isFile ? FileSystem.parent(root.path) : root.path
+        stopPolling(client, under: root.path)
         if root.isFile {
             if FileSystem.kind(watchedRoot) == .directory, client.options.onRootDeleted == .waitForReappearance {
                 client.roots[index].waiting = true

@@ -14,7 +14,23 @@ extension ReaderLoop {
             if case .reportChangedSince = mode, !table.contains(directory), !isRoot {
                 events.append(FileEvent(path: directory, kind: .created, isDirectory: true))
             }
-            try table.acquire(directory, for: client, isRoot: isRoot && directory == client.roots[index].path)
+            if !isRoot, let mount = client.roots[index].mountPoints[directory], mount.needsPolling {
+                // A network or FUSE mount: inotify would not hear of changes made on its other side.
+                queuePoll(client, index, path: directory, reportsFirstScan: mode.reportsAll)
+                FileWatcher.announce(WatchNotice(path: directory, kind: .polling(
+                    interval: client.options.backend.pollInterval, reason: .fileSystem(mount.fsType))))
+                continue
+            }
+            do {
+                try table.acquire(directory, for: client, isRoot: isRoot && directory == client.roots[index].path)
+            } catch {
+                // Out of watches: under `.auto`, poll what found none.
+                guard case .watchLimit(_, let limit) = error.reason, case .auto = client.options.backend else { throw error }
+                queuePoll(client, index, path: directory, reportsFirstScan: mode.reportsAll)
+                FileWatcher.announce(WatchNotice(path: directory, kind: .polling(
+                    interval: client.options.backend.pollInterval, reason: .watchLimit(limit))))
+                continue
+            }
             guard let entries = FileSystem.entries(directory) else { continue }
             client.roots[index].filter.loadDirectory(relativePath, at: directory, names: entries.map(\.name))
             for entry in entries {

@@ -2,11 +2,12 @@ import Glibc
 import SystemPackage
 
 /// The reader thread's state and loop: commands from subscribers, reading
-/// libinotifytools without blocking, and translating inotify records into
+/// inotify without blocking, and translating inotify records into
 /// `FileEvent`s for each client (renames, moves in and out, editor saves).
 /// Scanning lives in `ReaderLoop+Scanning`, vanishing roots in
-/// `ReaderLoop+Roots`, the shared watches in `WatchTable`.
-/// Created and used on the reader thread only.
+/// `ReaderLoop+Roots`, the polled parts in `ReaderLoop+Polling`, mounts
+/// coming and going in `ReaderLoop+Mounts`, the shared watches in
+/// `WatchTable`. Created and used on the reader thread only.
 final class ReaderLoop {
     struct PendingMove {
         var path: FilePath
@@ -20,6 +21,12 @@ final class ReaderLoop {
         case silent
         case reportAll
         case reportChangedSince(Double)
+
+        /// Whether what the walk finds is reported as created.
+        var reportsAll: Bool {
+            if case .reportAll = self { return true }
+            return false
+        }
     }
 
     let reader: InotifyReader
@@ -32,10 +39,21 @@ final class ReaderLoop {
     var lastDirectory: FilePath? = nil
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
     var lastIdle = FileSystem.now()
+    /// Why libinotifytools could not start; then nothing calls it.
     var startError: FileWatchError? = nil
+    /// `/proc/self/mountinfo`, open while a client chooses backends by
+    /// mount: it polls with `POLLPRI` when a mount comes or goes.
+    var mountWatch: Int32 = -1
+    var mountsMoved = false
+    /// Where records are read from the inotify fd.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
 
     init(reader: InotifyReader) {
         self.reader = reader
+    }
+
+    deinit {
+        readBuffer.deallocate()
     }
 
     func run() {
@@ -47,17 +65,22 @@ final class ReaderLoop {
                 flush()
             }
             if clients.isEmpty {
-                InotifyLibrary.stop()
-                table.removeAll()
+                stopLibrary()
+                closeMountWatch()
                 reader.publish(watchCount: 0)
                 if reader.finishIfIdle() { return }
                 startLibrary()
                 commandsPending = true
                 continue
             }
+            flushPolling()
             reader.publish(watchCount: table.count)
             commandsPending = wait()
             drain()
+            if mountsMoved {
+                mountsMoved = false
+                mountsChanged()
+            }
             expireHeldEvents()
             flush()
         }
@@ -74,8 +97,16 @@ final class ReaderLoop {
             table.descriptor = try InotifyLibrary.start()
             startError = nil
         } catch {
+            table.descriptor = nil
             startError = error
         }
+    }
+
+    /// Closes libinotifytools (when it was started), taking every watch with it.
+    func stopLibrary() {
+        if table.descriptor != nil { InotifyLibrary.stop() }
+        table.descriptor = nil
+        table.removeAll()
     }
 
     // MARK: Commands
@@ -83,10 +114,16 @@ final class ReaderLoop {
     func execute(_ command: InotifyReader.Command) {
         switch command {
         case .add(let client, let armed):
-            arm(client)
+            arm(client, gate: armed)
             // What the start reported reaches the subscriber before `subscribe` returns.
             flush()
-            armed?.signal()
+            armed?.release()
+        case .polled(let client, let job, let output):
+            polled(client, job, output)
+        case .fence(let gate):
+            // What the commands before it found is delivered first.
+            flush()
+            gate.release()
         case .remove(let id):
             // Read what is queued first: IN_IGNORED records say which watches
             // the kernel already dropped, so they are not removed twice.
@@ -112,9 +149,19 @@ final class ReaderLoop {
         }
     }
 
-    func arm(_ client: WatchClient) {
-        if let startError { return client.observer.sendError(startError) }
+    /// Registers `client` and watches its roots: each with inotify, or
+    /// polled as a whole (the backend says so, its mount needs it, or
+    /// inotify could not start), or with inotify around polled mounts and
+    /// directories that found no watch. Polled parts join `gate`, so the
+    /// subscriber waits for their first pass.
+    func arm(_ client: WatchClient, gate: ArmGate?) {
+        if case .inotify = client.options.backend, let startError { return client.observer.sendError(startError) }
         clients.append(client)
+        var mounts: MountTable? = nil
+        if case .auto = client.options.backend {
+            mounts = MountTable.current()
+            openMountWatch()
+        }
         for index in client.roots.indices {
             let path = client.roots[index].path
             switch FileSystem.kind(path, follow: true) {
@@ -124,6 +171,15 @@ final class ReaderLoop {
                 break
             case .other:
                 client.roots[index].isFile = true
+            }
+            if let reason = wholeRootPolling(client, index, mounts: mounts) {
+                client.roots[index].polledWhole = true
+                queuePoll(client, index, path: path, isFile: client.roots[index].isFile, reportsFirstScan: false)
+                FileWatcher.announce(WatchNotice(path: path, kind: .polling(interval: client.options.backend.pollInterval, reason: reason)))
+                continue
+            }
+            if let mounts, !client.roots[index].isFile {
+                client.roots[index].mountPoints = mounts.mountPoints(under: path)
             }
             do {
                 if !client.roots[index].isFile {
@@ -137,7 +193,9 @@ final class ReaderLoop {
             } catch {
                 return fail(client, error)
             }
+            FileWatcher.announce(WatchNotice(path: path, kind: .inotify))
         }
+        flushPolling(client, gate: gate)
     }
 
     /// Watches root `index` of `client` (its tree, or a file's parent).
@@ -158,6 +216,7 @@ final class ReaderLoop {
 
     func drop(_ client: WatchClient) {
         client.ended = true
+        stopAllPolling(client)
         for path in client.allHeld { table.release(path, kernelDropped: false) }
         client.watched.removeAll()
         client.sentinels.removeAll()
@@ -167,8 +226,8 @@ final class ReaderLoop {
 
     // MARK: Reading
 
-    /// Blocks until inotify has something, a command arrives (returns true)
-    /// or a held event or the duplicate filter is due.
+    /// Blocks until inotify has something, a command arrives (returns true),
+    /// a mount comes or goes, or a held event or the duplicate filter is due.
     func wait() -> Bool {
         var timeout: Int32 = -1
         let deadlines = clients.compactMap(\.coalescer.nextDeadline)
@@ -176,19 +235,27 @@ final class ReaderLoop {
             timeout = Int32(max(0, min(1000, (next - FileSystem.monotonicNow()) * 1000 + 1)))
         }
         if !scanned.isEmpty { timeout = timeout < 0 ? 200 : min(timeout, 200) }
-        if table.descriptor == nil { timeout = timeout < 0 ? 20 : min(timeout, 20) }
         var fds = [pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0)]
         if let descriptor = table.descriptor { fds.append(pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)) }
+        if mountWatch >= 0 { fds.append(pollfd(fd: mountWatch, events: Int16(POLLPRI), revents: 0)) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if mountWatch >= 0, fds[fds.count - 1].revents & Int16(POLLPRI | POLLERR) != 0 { mountsMoved = true }
         // Quiet for a moment (or busy for very long): late duplicates are no longer expected.
         if ready == 0 || scanned.count > 200_000 { scanned.removeAll() }
         return ready < 0 || fds[0].revents != 0
     }
 
+    /// Reads and handles every record queued on the inotify fd.
     func drain() {
-        while let record = InotifyLibrary.next() {
-            handle(record)
-            flush()
+        if let descriptor = table.descriptor {
+            while true {
+                let records = InotifyLibrary.read(descriptor, into: readBuffer)
+                if records.isEmpty { break }
+                for record in records {
+                    handle(record)
+                    flush()
+                }
+            }
         }
         for move in pendingMoves { movedOut(move) }
         pendingMoves.removeAll()
@@ -230,6 +297,7 @@ final class ReaderLoop {
         // Cheap looks first: most records are of no rule file.
         if PathFilter.isRuleFileName(name) || clients.contains(where: { $0.ruleDirectories.contains(directory) }) {
             ruleFileMayHaveChanged(path)
+            for client in clients { refreshPollFilters(client, below: directory) }
         }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
@@ -289,6 +357,10 @@ final class ReaderLoop {
     func movedWithin(_ from: PendingMove, to path: FilePath, in directory: FilePath) {
         let cookie = from.cookie
         let watchedBefore = clients.map { client in client.watched.contains(from.path) }
+        if from.isDirectory {
+            // What was polled there is watched afresh at the new place, below.
+            for client in clients where client.deafSince == nil { stopPolling(client, under: from.path) }
+        }
         if from.isDirectory { table.rename(from.path, to: path, in: clients.filter { $0.deafSince == nil }) }
         for (position, client) in clients.enumerated() where client.deafSince == nil {
             let fromReported = client.reports(from.path, in: from.directory, isDirectory: from.isDirectory)
@@ -356,10 +428,12 @@ final class ReaderLoop {
         }
     }
 
-    /// Releases every directory at or below `path`, for every client.
+    /// Releases every directory at or below `path`, for every client, and
+    /// stops polling what lies there.
     func releaseTree(_ path: FilePath, kernelDropped: Bool) {
         for client in clients where client.deafSince == nil {
             table.releaseTree(path, for: client, kernelDropped: kernelDropped)
+            stopPolling(client, under: path)
         }
     }
 }

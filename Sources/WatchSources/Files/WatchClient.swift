@@ -17,6 +17,11 @@ final class WatchClient: @unchecked Sendable {
         var filter: PathFilter
         /// True while the root is gone and `waitForReappearance` waits for it.
         var waiting = false
+        /// Under `.auto`: the mounts below the root, by path (as named under
+        /// the root), so the walk polls those inotify cannot see into.
+        var mountPoints: [FilePath: MountTable.Mount] = [:]
+        /// The whole root is polled (no inotify watch in it).
+        var polledWhole = false
     }
 
     let id: Int
@@ -35,6 +40,12 @@ final class WatchClient: @unchecked Sendable {
     /// must be watched.
     var pendingReplans: [(root: Int, relative: FilePath)] = []
     var coalescer: SaveCoalescer
+    /// The poll job of each root that has polled parts, by root index.
+    var pollJobs: [Int: Int] = [:]
+    /// What is polled, by root index: the tops of the polled subtrees (or the single file).
+    var polledSubtrees: [Int: Set<FilePath>] = [:]
+    /// Subtrees found during a walk, handed to the poller once it is done.
+    var pendingPolls: [Int: [PollJob.Subtree]] = [:]
     /// Tests only: while set, this client reads nothing (no events, no
     /// watch bookkeeping), as if the kernel queue had overflowed.
     var deafSince: Double? = nil

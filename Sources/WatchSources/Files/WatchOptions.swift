@@ -30,6 +30,8 @@ public struct WatchOptions: Sendable, Hashable {
     public var useDefaultIgnore: Bool
     /// What to do when a watched root is deleted.
     public var onRootDeleted: RootDeletion
+    /// inotify, polling, or (the default) each where it works.
+    public var backend: WatchBackend
     /// Watch below the roots (true), or only the roots' own entries.
     public var recursive: Bool
     /// Files of exclude globs, one per line (`#` comments), like `exclude`.
@@ -68,6 +70,7 @@ public struct WatchOptions: Sendable, Hashable {
         useGlobalIgnore: Bool = true,
         useDefaultIgnore: Bool = true,
         onRootDeleted: RootDeletion = .fail,
+        backend: WatchBackend = .auto,
         recursive: Bool = true,
         ignoreFiles: [String] = [],
         filterFiles: [String] = [],
@@ -81,6 +84,7 @@ public struct WatchOptions: Sendable, Hashable {
         self.useGlobalIgnore = useGlobalIgnore
         self.useDefaultIgnore = useDefaultIgnore
         self.onRootDeleted = onRootDeleted
+        self.backend = backend
         self.recursive = recursive
         self.ignoreFiles = ignoreFiles
         self.filterFiles = filterFiles

@@ -13,8 +13,8 @@ struct WatchTable {
     }
 
     private var watches = PathDictionary<Watch>()
-    /// libinotifytools' fd, when found: lets removals skip the library's
-    /// stderr complaint about watches the kernel already dropped.
+    /// libinotifytools' fd, read by the reader thread; nil while the library
+    /// is not started (or could not start: then nothing may call it).
     var descriptor: Int32? = nil
 
     var count: Int { watches.count }
@@ -26,6 +26,7 @@ struct WatchTable {
 
     /// The kernel dropped watch `wd`: never remove it again.
     mutating func markGone(wd: Int32) {
+        guard descriptor != nil else { return }
         if let path = InotifyLibrary.path(of: wd), watches[path]?.wd == wd { watches[path]?.gone = true }
     }
 
@@ -56,6 +57,7 @@ struct WatchTable {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
         if watches[directory] == nil {
+            guard let descriptor else { throw FileWatchError(.inotifyUnavailable(errno: EBADF)) }
             WatchSeams.willWatch(directory)
             switch InotifyLibrary.watch(directory, descriptor: descriptor) {
             case .watching(let wd):
@@ -82,7 +84,7 @@ struct WatchTable {
             return
         }
         watches[directory] = nil
-        if !kernelDropped, !watch.gone { InotifyLibrary.unwatch(watch.wd, descriptor: descriptor) }
+        if !kernelDropped, !watch.gone, let descriptor { InotifyLibrary.unwatch(watch.wd, descriptor: descriptor) }
     }
 
     /// Releases what `client` watches at or below `path`.
@@ -108,7 +110,7 @@ struct WatchTable {
                 renamed.append((watch.wd, target))
             }
         }
-        InotifyLibrary.rename(old, to: new, moved: renamed)
+        if descriptor != nil { InotifyLibrary.rename(old, to: new, moved: renamed) }
         for client in clients {
             for path in client.watched {
                 if let target = moved(path) {

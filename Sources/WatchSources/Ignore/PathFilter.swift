@@ -24,6 +24,8 @@ struct PathFilter: Sendable {
     let readsGitignores: Bool
     let readsDotIgnores: Bool
     let readsGlobalExcludes: Bool
+    /// Whether a directory's own rule files (`.gitignore`, `.ignore`) are read.
+    var readsDirectoryRuleFiles: Bool { readsGitignores || readsDotIgnores }
     /// Whether any rule file is read, so the repository is looked for.
     private var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
     let recursive: Bool
@@ -151,6 +153,8 @@ struct PathFilter: Sendable {
 
     private static let gitignoreName: FilePath.Component = ".gitignore"
     private static let ignoreName: FilePath.Component = ".ignore"
+    /// The names of the rule files that apply to their own directory.
+    static let ruleFileNames = [gitignoreName, ignoreName]
 
     /// Whether `name` is a per-directory rule file.
     static func isRuleFileName(_ name: FilePath.Component) -> Bool {

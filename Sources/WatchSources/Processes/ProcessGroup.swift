@@ -204,10 +204,13 @@ final class ProcessGroup: Sendable {
         if holdsTerminal {
             ControllingTerminal.takeBack(from: id)
             // Ctrl-C typed while the command held the terminal reached only
-            // its group: a command that died of it means the user wants out,
-            // as a shell running a script concludes (the signal owner stops
-            // the rest and exits 130).
-            if status == .signaled(SIGINT) && !askedToStop { _ = Glibc.kill(getpid(), SIGINT) }
+            // its group, and so does the hang-up of a closed terminal window
+            // when rwatch leads no session: a command that died of either
+            // means the user wants out, as a shell running a script
+            // concludes (the signal owner stops the rest and exits 130 or 129).
+            if !askedToStop, case .signaled(let number) = status, number == SIGINT || number == SIGHUP {
+                _ = Glibc.kill(getpid(), number)
+            }
         }
         stopLeftovers()
         state.withLock { $0.reaped = true }

@@ -95,13 +95,14 @@ public enum ProcessSupervisor {
         return code
     }
 
-    /// Ends rwatch with `status`, unless a stop signal came: then the stop
-    /// under way (every group stopped, the `onStop` work run) ends it with
-    /// 128+N, and this waits for that. An error the stop itself caused (a
-    /// spawn refused, a compiler killed) must not race the signal's status.
-    public static func exit(_ status: Int32) -> Never {
-        while SignalOwner.isStopping { pause() }
-        Glibc.exit(status)
+    /// Ends rwatch with `code`, unless a stop signal is already ending it:
+    /// then it waits, and the stop exits with 128+N once every child group
+    /// is gone. So work that fails because rwatch is stopping (a spawn
+    /// refused, a pipeline cut short) never races the stop to an exit
+    /// status of its own, or past the cleanup.
+    public static func exit(_ code: Int32) -> Never {
+        if isEnding { waitForEnd() }
+        Glibc.exit(code)
     }
 
     /// Stops every live child group now, blocking until each is gone (after

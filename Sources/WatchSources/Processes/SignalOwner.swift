@@ -178,9 +178,6 @@ enum SignalOwner {
         suspend()
     }
 
-    /// True once a stop signal came: the stop under way ends rwatch.
-    static var isStopping: Bool { state.withLock { $0.stopping != nil } }
-
     /// False once a stop signal came. Otherwise a signal that comes from now
     /// on stays pending for the program `exec` starts.
     static func beginExec() -> Bool {

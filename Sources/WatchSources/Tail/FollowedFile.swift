@@ -29,6 +29,9 @@ struct FollowedFile {
     /// ancestor, or -1.
     var ancestorWatch: Int32 = -1
     var splitter = LineSplitter()
+    /// Looked at every poll interval instead of watched with inotify (a
+    /// network or FUSE mount, polling asked for, or no inotify left).
+    var polled = false
 
     init(path: FilePath, currentDirectory: FilePath) throws(TailError) {
         self.path = path
@@ -44,6 +47,13 @@ struct FollowedFile {
     /// The directory that holds `path` ("/" for "/" itself).
     static func parent(of path: FilePath) -> FilePath {
         path.removingLastComponent()
+    }
+
+    /// `path`, or its nearest ancestor that exists.
+    static func existingAncestor(of path: FilePath) -> FilePath {
+        var current = path
+        while current.withPlatformString({ access($0, F_OK) }) != 0, current != "/" { current = parent(of: current) }
+        return current
     }
 
     /// Whether `info` describes the file that is open now.

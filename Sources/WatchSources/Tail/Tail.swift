@@ -49,11 +49,13 @@ public enum Tail {
     ///
     ///     Tail.follow("/var/log/app.log").filter { $0.contains("ERROR") }
     ///     Tail.follow("/var/log/app.log", matching: try LinePattern("ERROR|FATAL"))
-    public static func follow(_ path: FilePath, from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<String> {
+    public static func follow(
+        _ path: FilePath, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<String> {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
         Signal.serial { observer in
-            subscribe([path], start, pattern, observer, TailSink(
+            subscribe([path], start, pattern, backend, observer, TailSink(
                 deliver: { _, text in observer.sendNextFromSource(text) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
@@ -64,7 +66,10 @@ public enum Tail {
     /// The lines of several files, merged, each tagged with its path.
     ///
     /// Follows each name the way `tail -F` does, on its own inotify
-    /// instance (no polling): waits for a file that does not exist yet (and
+    /// instance, or (`backend`) by polling: a name on a network or FUSE
+    /// mount, or all of them when polling is asked for, or when inotify has
+    /// no instance or watch left under `.auto` (with one warning in
+    /// `FileWatcher.notices`). It waits for a file that does not exist yet (and
     /// for its directory, and across the directory being deleted and made
     /// again);
     /// after truncation (`copytruncate`) reads again from the beginning;
@@ -78,12 +83,15 @@ public enum Tail {
     /// signal: `tail -F | grep`, faster than that pair.
     ///
     /// Never completes on its own. Errors (a path that is a directory, a
-    /// parent that is a file, no inotify watches left) arrive as a `TailError`.
+    /// parent that is a file, no inotify watches left under `.inotify`)
+    /// arrive as a `TailError`.
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
-    public static func follow(_ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<Line> {
+    public static func follow(
+        _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<Line> {
         Signal.serial { observer in
-            subscribe(paths, start, pattern, observer, TailSink(
+            subscribe(paths, start, pattern, backend, observer, TailSink(
                 deliver: { path, text in observer.sendNextFromSource(Line(path: path, text: text)) },
                 isStopped: { observer.isStopped },
                 fail: { observer.sendError($0) }
@@ -97,12 +105,12 @@ public enum Tail {
     /// `notices` hears of names waited for, rotated and truncated, on the
     /// follower's thread, in order with the batches.
     package static func followBatches(
-        _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil,
+        _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto,
         notices: @escaping @Sendable (Notice) -> Void = { _ in }
     ) -> Signal<[Line]> {
         Signal.serial { observer in
             let batch = LineBatch()
-            return subscribe(paths, start, pattern, observer, TailSink(
+            return subscribe(paths, start, pattern, backend, observer, TailSink(
                 deliver: { path, text in batch.lines.append(Line(path: path, text: text)) },
                 flush: {
                     guard !batch.lines.isEmpty else { return }
@@ -115,14 +123,18 @@ public enum Tail {
         }
     }
 
-    /// `follow(_:from:matching:)` for a path given as text.
-    public static func follow(_ path: String, from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<String> {
-        follow(FilePath(path), from: start, matching: pattern)
+    /// `follow(_:from:matching:backend:)` for a path given as text.
+    public static func follow(
+        _ path: String, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<String> {
+        follow(FilePath(path), from: start, matching: pattern, backend: backend)
     }
 
-    /// `follow(_:from:matching:)` for paths given as text.
-    public static func follow(_ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil) -> Signal<Line> {
-        follow(paths.map { FilePath($0) }, from: start, matching: pattern)
+    /// `follow(_:from:matching:backend:)` for paths given as text.
+    public static func follow(
+        _ paths: [String], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
+    ) -> Signal<Line> {
+        follow(paths.map { FilePath($0) }, from: start, matching: pattern, backend: backend)
     }
 
     /// The lines of the read under way, for `followBatches`.
@@ -137,10 +149,11 @@ public enum Tail {
     }
 
     private static func subscribe<Value>(
-        _ paths: [FilePath], _ start: Start, _ pattern: LinePattern?, _ observer: Observer<Value>, _ sink: TailSink
+        _ paths: [FilePath], _ start: Start, _ pattern: LinePattern?, _ backend: WatchBackend, _ observer: Observer<Value>,
+        _ sink: TailSink
     ) -> any Disposable {
         do throws(TailError) {
-            let follower = try TailFollower(paths: paths, start: start, pattern: pattern, sink: sink)
+            let follower = try TailFollower(paths: paths, start: start, pattern: pattern, backend: backend, sink: sink)
             guard follower.start() else {
                 follower.cancel()
                 throw TailError(path: paths.first ?? "", problem: "no thread available to follow it")

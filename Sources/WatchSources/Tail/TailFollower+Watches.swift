@@ -15,6 +15,7 @@ extension TailFollower {
     func attachDirectory(_ index: Int) throws(TailError) {
         detach(index, from: \.directoryWatch, in: \.directoryWatches)
         detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
+        guard !files[index].polled else { return }
         for _ in 0..<8 {
             let wd = files[index].directory.withPlatformString { inotify_add_watch(inotify, $0, Self.directoryMask) }
             if wd >= 0 {
@@ -22,6 +23,7 @@ extension TailFollower {
                 files[index].directoryWatch = wd
                 return
             }
+            if pollsWhenOutOfWatches(index, errno) { return }
             try checkWatchError(index, errno, files[index].directory)
             var ancestor = files[index].directory
             while true {
@@ -32,12 +34,23 @@ extension TailFollower {
                     files[index].ancestorWatch = wd
                     break
                 }
+                if pollsWhenOutOfWatches(index, errno) { return }
                 try checkWatchError(index, errno, ancestor)
             }
             // Created meanwhile? Then watch it after all; else wait.
             guard files[index].directory.withPlatformString({ access($0, F_OK) }) == 0 else { return }
             detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
         }
+    }
+
+    /// Under `.auto`, a name that finds no inotify watch (ENOSPC) is polled
+    /// from now on, without the watches it has; true when that happened.
+    private func pollsWhenOutOfWatches(_ index: Int, _ code: Int32) -> Bool {
+        guard code == ENOSPC, case .auto = backend else { return false }
+        detach(index, from: \.directoryWatch, in: \.directoryWatches)
+        detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
+        startPolling(index, .watchLimit(InotifyLibrary.maxUserWatches))
+        return true
     }
 
     /// Throws unless `code` says that `directory` does not exist (yet).
@@ -80,12 +93,17 @@ extension TailFollower {
                 close(fd)
                 throw TailError(path: files[index].path, problem: "is a directory")
             }
-            let wd = files[index].absolute.withPlatformString { inotify_add_watch(inotify, $0, Self.fileMask) }
-            if wd < 0 {
-                let code = errno
-                close(fd)
-                if code == ENOENT { return }
-                throw watchError(index, code)
+            var wd: Int32 = -1
+            if !files[index].polled {
+                wd = files[index].absolute.withPlatformString { inotify_add_watch(inotify, $0, Self.fileMask) }
+                if wd < 0 {
+                    let code = errno
+                    if !pollsWhenOutOfWatches(index, code) {
+                        close(fd)
+                        if code == ENOENT { return }
+                        throw watchError(index, code)
+                    }
+                }
             }
             var named = stat()
             guard files[index].absolute.withPlatformString({ stat($0, &named) }) == 0,
@@ -93,7 +111,7 @@ extension TailFollower {
             else {
                 // Replaced between open and watch: try again.
                 close(fd)
-                if fileWatches[wd] == nil { inotify_rm_watch(inotify, wd) }
+                if wd >= 0, fileWatches[wd] == nil { inotify_rm_watch(inotify, wd) }
                 continue
             }
             files[index].fd = fd
@@ -102,7 +120,7 @@ extension TailFollower {
             files[index].offset = StartOffset.offset(of: start, in: fd, size: Int(opened.st_size))
             files[index].fileWatch = wd
             files[index].splitter = LineSplitter()
-            fileWatches[wd, default: []].append(index)
+            if wd >= 0 { fileWatches[wd, default: []].append(index) }
             return
         }
     }

@@ -16,6 +16,10 @@ import Glibc
 /// what the writer adds to it meanwhile is not lost. While the directory
 /// itself is missing (or after it was deleted or renamed), the nearest
 /// existing ancestor is watched instead, until the directory appears.
+///
+/// A polled name (`WatchBackend`: on a network or FUSE mount, polling
+/// asked for, or no inotify instance or watch left) has no watches: the
+/// same check runs for it every poll interval.
 final class TailFollower: @unchecked Sendable {
     // Safety: `files` and the watch tables (internal for the extension in
     // TailFollower+Watches.swift) are touched by `init` on the subscribing
@@ -24,7 +28,9 @@ final class TailFollower: @unchecked Sendable {
     // descriptors close in `deinit`, after the thread has let go.
     private let sink: TailSink
     private let pattern: LinePattern?
+    /// The inotify instance, or -1 when every name is polled.
     let inotify: Int32
+    let backend: WatchBackend
     private let wake: WakePipe
     private let cancelled = Atomic<Bool>(false)
     var files: [FollowedFile]
@@ -42,36 +48,69 @@ final class TailFollower: @unchecked Sendable {
 
     /// Opens every file that exists (at its end for `.end`) and sets up the
     /// watches, so that nothing written after subscribing is missed.
-    init(paths: [FilePath], start: Tail.Start, pattern: LinePattern?, sink: TailSink) throws(TailError) {
+    init(paths: [FilePath], start: Tail.Start, pattern: LinePattern?, backend: WatchBackend = .auto, sink: TailSink) throws(TailError) {
         self.sink = sink
         self.pattern = pattern
+        self.backend = backend
         let current = TailFollower.currentDirectory()
         var followed: [FollowedFile] = []
         for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
         files = followed
-        inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard inotify >= 0 else {
+        var reason: WatchNotice.PollReason? = nil
+        if case .poll = backend {
+            inotify = -1
+            reason = .requested
+        } else {
+            let made = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
             let code = errno
-            buffer.deallocate()
-            throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
+            if made < 0, case .auto = backend {
+                inotify = -1
+                reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyLibrary.maxUserInstances)
+            } else if made < 0 {
+                buffer.deallocate()
+                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
+            } else {
+                inotify = made
+            }
         }
         do {
             wake = try WakePipe()
         } catch {
-            close(inotify)
+            if inotify >= 0 { close(inotify) }
             buffer.deallocate()
             throw TailError(path: paths.first ?? "", problem: Errno(rawValue: error.errno).description)
         }
+        let mounts = reason == nil && backend == .auto ? MountTable.current() : nil
         for index in self.files.indices {
-            try attachDirectory(index)
-            if self.files[index].directoryWatch >= 0 { try open(index, from: start) }
+            if let reason {
+                startPolling(index, reason)
+            } else if let mount = mounts?.mount(of: FollowedFile.existingAncestor(of: files[index].directory)), mount.needsPolling {
+                startPolling(index, .fileSystem(mount.fsType))
+            }
+            if files[index].polled {
+                // What a watch would have refused: a parent that is a file.
+                let ancestor = FollowedFile.existingAncestor(of: files[index].directory)
+                var info = stat()
+                if ancestor.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                    throw TailError(path: files[index].path, problem: "\(Quoted.path(ancestor)) is not a directory")
+                }
+            } else {
+                try attachDirectory(index)
+            }
+            if files[index].polled || files[index].directoryWatch >= 0 { try open(index, from: start) }
         }
     }
 
     deinit {
         for file in files where file.fd >= 0 { close(file.fd) }
-        close(inotify)
+        if inotify >= 0 { close(inotify) }
         buffer.deallocate()
+    }
+
+    /// Polls name `index` from now on, and says so.
+    func startPolling(_ index: Int, _ reason: WatchNotice.PollReason) {
+        files[index].polled = true
+        FileWatcher.announce(WatchNotice(path: files[index].absolute, kind: .polling(interval: backend.pollInterval, reason: reason)))
     }
 
     /// Starts the follower thread. Returns false if no thread could be made.
@@ -96,18 +135,28 @@ final class TailFollower: @unchecked Sendable {
         for index in files.indices where files[index].fd < 0 { sink.notice(.waiting(path: files[index].path)) }
         let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
         defer { events.deallocate() }
-        var pollSet = [
-            pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
-        ]
+        var pollSet = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        if inotify >= 0 { pollSet.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
         var due = [Bool](repeating: false, count: files.count)
         var reattach = [Bool](repeating: false, count: files.count)
+        let interval = Int64(backend.pollInterval.clampedMilliseconds)
+        var nextPoll = TailFollower.milliseconds() + interval
         while !isCancelled {
-            pollSet[0].revents = 0
-            pollSet[1].revents = 0
-            if poll(&pollSet, 2, -1) < 0 { continue }  // EINTR
+            for index in pollSet.indices { pollSet[index].revents = 0 }
+            var timeout: Int32 = -1
+            if files.contains(where: \.polled) {
+                timeout = Int32(clamping: max(0, nextPoll - TailFollower.milliseconds()))
+            }
+            if poll(&pollSet, nfds_t(pollSet.count), timeout) < 0 { continue }  // EINTR
             if pollSet[0].revents != 0 { wake.drain() }
-            guard pollSet[1].revents != 0 else { continue }
+            if timeout >= 0, TailFollower.milliseconds() >= nextPoll {
+                nextPoll = TailFollower.milliseconds() + interval
+                for index in files.indices where files[index].polled {
+                    check(index)
+                    if isCancelled { return }
+                }
+            }
+            guard pollSet.count > 1, pollSet[1].revents != 0 else { continue }
             while true {
                 let count = read(inotify, events.baseAddress, events.count)
                 if count <= 0 { break }
@@ -171,6 +220,13 @@ final class TailFollower: @unchecked Sendable {
                 ancestorWatches[wd] = nil
             }
         }
+    }
+
+    /// CLOCK_MONOTONIC in milliseconds.
+    private static func milliseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
     }
 
     /// Reads what is new under one name and follows it to a new file if

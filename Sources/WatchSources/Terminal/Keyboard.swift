@@ -59,27 +59,40 @@ private final class KeyReader: Sendable {
         wake.wake()
     }
 
+    /// The terminal is gone (its window closed) while rwatch held it: end
+    /// as its hang-up would have ended a job of a shell, through the signal
+    /// owner (every child group stopped, status 129).
+    private func hungUp() {
+        guard !cancelled.withLock({ $0 }) else { return }
+        _ = kill(getpid(), SIGHUP)
+    }
+
     func run() {
         var buffer = [UInt8](repeating: 0, count: 64)
         while !cancelled.withLock({ $0 }) && !observer.isStopped {
             // Watch the terminal only while rwatch holds it; else wait to be woken.
             let watching = !ControllingTerminal.isHeldByCommand && ControllingTerminal.isForeground
-            var fds = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-            if watching { fds.append(pollfd(fd: ControllingTerminal.fd, events: Int16(POLLIN), revents: 0)) }
+            // The terminal is polled for keys only then, but always for a
+            // hang-up (poll reports one whatever was asked).
+            var fds = [
+                pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: ControllingTerminal.fd, events: watching ? Int16(POLLIN) : 0, revents: 0),
+            ]
             // Woken when the terminal changes hands (a command's group
             // ended or stopped, `fg` continued rwatch: SIGCONT).
             let ready = poll(&fds, nfds_t(fds.count), -1)
             if ready < 0 { continue }  // EINTR
             if fds[0].revents != 0 { wake.drain() }
-            guard watching, fds.count > 1, fds[1].revents != 0 else { continue }
-            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 && fds[1].revents & Int16(POLLIN) == 0 { return }
+            let gone = fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+            if gone && (!watching || fds[1].revents & Int16(POLLIN) == 0) { return hungUp() }
+            guard watching, fds[1].revents != 0 else { continue }
             var count = -1
             // Read only while rwatch still holds the terminal: a hand-over
             // waits for this read, so no key meant for a command is taken.
             _ = ControllingTerminal.whileHeldByRwatch {
                 count = buffer.withUnsafeMutableBytes { read(ControllingTerminal.fd, $0.baseAddress, $0.count) }
             }
-            if count == 0 { return }  // end of input
+            if count == 0 { return hungUp() }  // raw mode has no end-of-file key
             if count < 0 { continue }
             for byte in buffer[0..<count] where !cancelled.withLock({ $0 }) {
                 observer.sendNextFromSource(byte)

@@ -11,7 +11,7 @@ struct OutputFlags: ParsableArguments {
     @Flag(name: [.customShort("q"), .long], help: "No status lines (errors still show).")
     var quiet = false
 
-    @Option(name: .long, help: ArgumentHelp("Colour status lines: auto (a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
+    @Option(name: [.long, .customLong("colour")], help: ArgumentHelp("Colour status lines: auto (a terminal, unless NO_COLOR is set), always, never.", valueName: "when"))
     var color: Terminal.ColorChoice = .auto
 
     @Flag(name: [.customShort("v"), .long], help: "Say why each run happens (the events and paths behind it) and which ignore rule dropped a change.")

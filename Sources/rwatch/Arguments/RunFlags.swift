@@ -17,7 +17,7 @@ struct RunFlags: ParsableArguments {
     @Option(name: .customLong("workdir"), help: ArgumentHelp("Run the command in this directory (the watched paths stay relative to rwatch's).", valueName: "dir"), completion: .directory)
     var workdir: String?
 
-    @Option(name: [.customShort("s"), .long], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM).", valueName: "signal"), transform: SignalParser.parse)
+    @Option(name: [.customShort("s"), .long, .customLong("stop-signal")], help: ArgumentHelp("Signal that stops the command (restart, Ctrl-C) or that --on-busy signal sends (default TERM; --stop-signal is the same).", valueName: "signal"), transform: SignalParser.parse)
     var signal: Int32 = SIGTERM
 
     @Option(name: .customLong("stop-timeout"), help: ArgumentHelp("How long a stopped command gets before SIGKILL (default 5s).", valueName: "duration"), transform: DurationParser.parse)

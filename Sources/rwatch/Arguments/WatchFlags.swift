@@ -36,6 +36,9 @@ struct WatchFlags: ParsableArguments {
     @Flag(name: .customLong("no-default-ignore"), help: "Also watch VCS directories, __pycache__, *.pyc and editor swap, backup and temp files.")
     var noDefaultIgnore = false
 
+    /// `--watch-backend`, `--poll[=INTERVAL]`.
+    @OptionGroup var backend: BackendOptions
+
     @Flag(name: .customLong("ignore-nothing"), help: "--no-discover-ignore and --no-default-ignore together (-i and --ignore-file still apply).")
     var ignoreNothing = false
 
@@ -94,6 +97,7 @@ struct WatchFlags: ParsableArguments {
         options.useProjectIgnore = !(noProjectIgnore || noDiscovery)
         options.useGlobalIgnore = !(noGlobalIgnore || noDiscovery)
         options.useDefaultIgnore = !(noDefaultIgnore || ignoreNothing)
+        options.backend = backend.backend
         options.ignoreFiles = ignoreFile
         options.filterFiles = filterFile
         options.kinds = (try? kinds) ?? WatchOptions.allKinds

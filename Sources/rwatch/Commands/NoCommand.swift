@@ -21,6 +21,6 @@ enum NoCommand {
         let root = FileSystem.directory(of: file)
         guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(Errno(rawValue: errno).description)") }
         let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
-        Glibc.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
+        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
     }
 }

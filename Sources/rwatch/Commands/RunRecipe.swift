@@ -35,6 +35,6 @@ struct RunRecipe: ParsableCommand {
         // UTF-8. A recipe given by its path reloads when edited; a bundled one does not.
         let reloads = recipe.contains("/") || FileSystem.exists(recipe)
         let options = RecipeSupervisor.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
-        Glibc.exit(try RecipeSupervisor(options, compiler: compiler).run())
+        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: compiler).run())
     }
 }

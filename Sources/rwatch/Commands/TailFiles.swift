@@ -38,6 +38,9 @@ struct TailFiles: ParsableCommand {
     @OptionGroup(title: "Output")
     var output: OutputFlags
 
+    @OptionGroup(title: "How changes are seen")
+    var backend: BackendOptions
+
     func validate() throws {
         if let grep {
             do {
@@ -72,7 +75,7 @@ struct TailFiles: ParsableCommand {
         let paths = RawArguments.paths(files)
         // Each file's prefix, escaped once.
         let prefixes = Dictionary(paths.map { ($0, Quoted.escaped($0) + ": ") }) { first, _ in first }
-        let lines = Tail.followBatches(paths, from: lines.start, matching: pattern) { notice in
+        let lines = Tail.followBatches(paths, from: lines.start, matching: pattern, backend: backend.backend) { notice in
             if quiet { Diagnostics.log(.info, Self.describe(notice)) } else { Terminal.status(Self.describe(notice)) }
         }
         .map { batch in

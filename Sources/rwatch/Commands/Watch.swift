@@ -49,7 +49,7 @@ struct Watch: ParsableCommand {
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
 
-    @Option(name: .customLong("on-busy"), help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore, signal.", valueName: "policy"))
+    @Option(name: [.customShort("o"), .customLong("on-busy"), .customLong("on-busy-update")], help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore (or do-nothing), signal.", valueName: "policy"))
     var onBusy: BusyPolicy?
 
     @Flag(name: [.customShort("p"), .long], help: "Postpone: wait for the first change instead of running at once.")
@@ -84,7 +84,7 @@ struct Watch: ParsableCommand {
         switch onBusy ?? (restart ? .restart : .queue) {
         case .queue: return .queue
         case .restart: return .restart
-        case .ignore: return .ignore
+        case .ignore, .doNothing: return .ignore
         case .signal: return .signal(running.signal)
         }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Logging
 import RecipeKit
 
@@ -56,16 +57,7 @@ struct PlainLineLogHandler: LogHandler {
     }
 
     private static func writeAll(_ text: String, to fd: Int32) {
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
-        }
+        _ = try? FileDescriptor(rawValue: fd).writeAll(text.utf8)
     }
 }
 

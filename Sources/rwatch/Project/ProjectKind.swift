@@ -1,3 +1,5 @@
+import WatchSources
+
 /// What kind of project a directory holds, told by the file that marks it;
 /// `rwatch init` writes a starter recipe that suits it.
 enum ProjectKind: String, CaseIterable, Sendable {

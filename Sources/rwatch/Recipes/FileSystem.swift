@@ -2,8 +2,9 @@ import Glibc
 import RecipeKit
 import SystemPackage
 
-/// The few file-system calls rwatch's CLI needs, with Swift types.
-enum FileSystem {
+/// The file-system calls rwatch's CLI adds to the watcher's, with Swift
+/// types.
+extension FileSystem {
     static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
@@ -38,13 +39,6 @@ enum FileSystem {
     static func isDirectory(_ path: FilePath) -> Bool {
         var info = stat()
         return path.withPlatformString { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
-
-    /// `absolute(_:)` for a path given as bytes.
-    static func absolute(_ path: FilePath) -> FilePath {
-        guard !path.isAbsolute, let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return FilePath(platformString: cwd).pushing(path)
     }
 
     /// The text of the regular file at `path` (a recipe, an env file,
@@ -90,13 +84,10 @@ enum FileSystem {
     }
 
     private static func write(_ text: String, fd: Int32, path: String) throws {
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot write \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
-            offset += count
+        do {
+            _ = try FileDescriptor(rawValue: fd).writeAll(text.utf8)
+        } catch {
+            throw RWatchError("cannot write \(Quoted.path(path)): \(error)")
         }
     }
 
@@ -114,13 +105,9 @@ enum FileSystem {
         try write(text, fd: fd, path: path)
     }
 
-    /// Absolute form of `path` (relative to the working directory), not
-    /// resolving symlinks.
+    /// `absolute(_:)` for a path given as text.
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        guard let cwd = getcwd(nil, 0) else { return path }
-        defer { free(cwd) }
-        return String(cString: cwd) + "/" + path
+        absolute(FilePath(path)).string
     }
 
     /// The real path of the running executable (`/proc/self/exe`).
@@ -137,16 +124,16 @@ enum FileSystem {
     }
 
     /// Removes a directory tree (for the compiler's scratch directories).
+    /// A symlink is removed, never followed.
     static func removeTree(_ path: String) {
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name == "." || name == ".." { continue }
-                let child = path + "/" + name
-                if isDirectory(child) { removeTree(child) } else { unlink(child) }
-            }
-            closedir(dir)
+        removeTree(FilePath(path))
+    }
+
+    private static func removeTree(_ path: FilePath) {
+        for entry in entries(path) ?? [] {
+            let child = path.appending(entry.name)
+            if entry.isDirectory { removeTree(child) } else { _ = child.withPlatformString { unlink($0) } }
         }
-        rmdir(path)
+        _ = path.withPlatformString { rmdir($0) }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import WatchSources
 
 /// Where the RecipeKit module and library that recipes compile against
 /// live: next to the rwatch binary in a build directory

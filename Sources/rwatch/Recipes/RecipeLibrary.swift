@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import SystemPackage
 
 /// The bundled recipes: found by name, listed with their descriptions.
 struct RecipeLibrary {
@@ -34,13 +35,8 @@ struct RecipeLibrary {
         var seen = Set<String>()
         var result: [Entry] = []
         for dir in directories {
-            guard let handle = opendir(dir) else { continue }
-            var names: [String] = []
-            while let entry = readdir(handle) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name.hasSuffix(".swift") { names.append(String(name.dropLast(6))) }
-            }
-            closedir(handle)
+            guard let listing = FileSystem.entries(FilePath(dir)) else { continue }
+            let names = listing.map(\.name.string).filter { $0.hasSuffix(".swift") }.map { String($0.dropLast(6)) }
             for name in names.sorted() where seen.insert(name).inserted {
                 let path = "\(dir)/\(name).swift"
                 let text = (try? FileSystem.read(path)) ?? ""

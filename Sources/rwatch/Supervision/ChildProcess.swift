@@ -1,4 +1,5 @@
 import Glibc
+import WatchSources
 
 /// One child of this process as `/proc` shows it. A supervising rwatch is
 /// its descendants' subreaper, so a process whose parent died (the
@@ -14,14 +15,10 @@ struct ChildProcess: Equatable {
     /// Every child of this process (of any of its threads).
     static func all() -> [ChildProcess] {
         var pids: [pid_t] = []
-        if let tasks = opendir("/proc/self/task") {
-            while let entry = readdir(tasks) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard Int32(name) != nil else { continue }
-                let text = (try? FileSystem.read("/proc/self/task/\(name)/children")) ?? ""
-                pids += text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters()) }
-            }
-            closedir(tasks)
+        for task in FileSystem.entries("/proc/self/task") ?? [] {
+            guard let thread = Int32(task.name.string) else { continue }
+            let text = (try? FileSystem.read("/proc/self/task/\(thread)/children")) ?? ""
+            pids += text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters()) }
         }
         return pids.compactMap(Self.read)
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import SystemPackage
 import Glibc
 import RecipeKit
 
@@ -294,13 +295,7 @@ final class RecipeSupervisor {
     }
 
     private func writeAll(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { return }
-            offset += count
-        }
+        _ = try? FileDescriptor.standardError.writeAll(bytes)
     }
 
     // MARK: Helpers

@@ -3,6 +3,7 @@ import SystemPackage
 @testable import Signals
 @testable import WatchSources
 import TestSupport
+import Testing
 
 /// A temporary directory, removed with everything in it by `remove()`.
 struct TempDir {
@@ -40,6 +41,40 @@ enum Disk {
     static func removeTree(_ path: String) { TemporaryDirectory.removeTree(path) }
 }
 
+/// The backends the behaviour tests run on: inotify, and polling a local
+/// tree (often, so that the tests stay quick). Polling cannot see a file
+/// being closed, nor where a file moved out of the tree went: those
+/// expectations differ, and say so.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inotify, poll
+
+    var watchBackend: WatchBackend {
+        switch self {
+        case .inotify: return .inotify
+        case .poll: return .poll(interval: .milliseconds(20))
+        }
+    }
+
+    /// Options with this backend.
+    func options(_ options: WatchOptions = WatchOptions()) -> WatchOptions {
+        var options = options
+        options.backend = watchBackend
+        return options
+    }
+
+    /// How a finished write of an existing file is reported: inotify sees
+    /// the close, polling sees the new size and mtime.
+    var written: FileEvent.Kind { self == .inotify ? .closedWrite : .modified }
+
+    /// How a move out of the tree is reported: polling sees only that the name is gone.
+    var movedOut: FileEvent.Kind { self == .inotify ? .movedFrom : .deleted }
+
+    /// How a move into the tree is reported: polling sees only a new name.
+    var movedIn: FileEvent.Kind { self == .inotify ? .movedTo : .created }
+
+    var testDescription: String { rawValue }
+}
+
 /// Collects what a subscription receives.
 final class Recorder: Sendable {
     let events = Locked<[FileEvent]>([])
@@ -57,11 +92,22 @@ final class Recorder: Sendable {
     }
 
     func events(for path: String) -> [FileEvent] { snapshot.filter { $0.path == FilePath(path) } }
+
+    /// Whether writing `path` (new or not) was reported: its close under
+    /// inotify; its creation or change when polled.
+    func hasWrite(_ path: String, _ backend: Backend) -> Bool {
+        switch backend {
+        case .inotify: return has(.closedWrite, path)
+        case .poll: return has(.created, path) || has(.modified, path)
+        }
+    }
 }
 
-/// Subscribes a recorder to `FileWatcher.watch`; the watch is armed on return.
-func record(_ paths: [String], options: WatchOptions = WatchOptions()) -> (Recorder, any Disposable) {
+/// Subscribes a recorder to `FileWatcher.watch`; the watch is armed on
+/// return. `backend`, when given, replaces the options' backend.
+func record(_ paths: [String], options: WatchOptions = WatchOptions(), backend: Backend? = nil) -> (Recorder, any Disposable) {
     let recorder = Recorder()
+    let options = backend?.options(options) ?? options
     let subscription = FileWatcher.watch(paths, options: options).subscribe(
         onNext: { event in recorder.events.withLock { $0.append(event) } },
         onError: { error in recorder.failure.withLock { $0 = error as? FileWatchError } },
@@ -70,10 +116,31 @@ func record(_ paths: [String], options: WatchOptions = WatchOptions()) -> (Recor
     return (recorder, subscription)
 }
 
-/// Writes a marker file and waits for its event: everything done before it
-/// has been read by then (inotify keeps order within one instance).
-func settle(_ recorder: Recorder, in directory: String, name: String = "zz-marker") -> Bool {
+/// Writes a marker file and waits until it is reported: everything done
+/// before it has been reported by then. inotify keeps order within one
+/// instance; a poll pass started after the marker was written sees
+/// everything before it (`PollScanner.fence`).
+func settle(_ recorder: Recorder, in directory: String, name: String = "zz-marker", backend: Backend = .inotify) -> Bool {
     let marker = directory + "/" + name
     Disk.write(marker)
-    return eventually { recorder.has(.closedWrite, marker) }
+    switch backend {
+    case .inotify:
+        return eventually { recorder.has(.closedWrite, marker) }
+    case .poll:
+        PollScanner.shared.fence()
+        return recorder.hasWrite(marker, .poll)
+    }
+}
+
+/// Whether `path` is watched: an inotify watch on it, or (polled) a
+/// snapshot of it.
+func watching(_ path: String, _ backend: Backend) -> Bool {
+    switch backend {
+    case .inotify:
+        return kernelWatches(path) > 0
+    case .poll:
+        var info = stat()
+        guard stat(path, &info) == 0 else { return false }
+        return PollScanner.shared.polledDirectories().contains(.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+    }
 }

@@ -1,39 +1,40 @@
 import Glibc
 import SystemPackage
 import Testing
+@testable import Signals
 @testable import WatchSources
 import TestSupport
 
 @Suite struct FileWatcherTests {
-    @Test func reportsCreateModifyDelete() {
+    @Test(arguments: Backend.allCases) func reportsCreateModifyDelete(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         let file = dir.at("a.txt")
         Disk.write(file)
-        #expect(eventually { recorder.has(.created, file) && recorder.has(.closedWrite, file) })
+        #expect(eventually { recorder.has(.created, file) && recorder.hasWrite(file, backend) })
         Disk.append(file, "more")
         #expect(eventually { recorder.has(.modified, file) })
         Disk.remove(file)
         #expect(eventually { recorder.has(.deleted, file) })
     }
 
-    @Test func watchesSubdirectoriesThatExistedAtStart() {
+    @Test(arguments: Backend.allCases) func watchesSubdirectoriesThatExistedAtStart(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         Disk.makeDirectories(dir.at("x/y/z"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         let file = dir.at("x/y/z/deep.txt")
         Disk.write(file)
-        #expect(eventually { recorder.has(.closedWrite, file) })
+        #expect(eventually { recorder.hasWrite(file, backend) })
     }
 
-    @Test func reportsFilesMadeInsideANewDirectoryBeforeItsWatchLanded() {
+    @Test(arguments: Backend.allCases) func reportsFilesMadeInsideANewDirectoryBeforeItsWatchLanded(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         // mkdir -p a/b/c && touch a/b/c/f, in one go.
         Disk.makeDirectories(dir.at("a/b/c"))
@@ -42,16 +43,16 @@ import TestSupport
         #expect(recorder.has(.created, dir.at("a/b/c")))
         // And the new directories are watched from now on.
         Disk.write(dir.at("a/b/c/later"))
-        #expect(eventually { recorder.has(.closedWrite, dir.at("a/b/c/later")) })
-        #expect(settle(recorder, in: dir.path))
+        #expect(eventually { recorder.hasWrite(dir.at("a/b/c/later"), backend) })
+        #expect(settle(recorder, in: dir.path, backend: backend))
         #expect(recorder.events(for: dir.at("a/b/c/f")).filter { $0.kind == .created }.count == 1)
     }
 
-    @Test func pairsAFileRenameByCookie() {
+    @Test(arguments: Backend.allCases) func pairsAFileRenameByCookie(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         Disk.write(dir.at("old.txt"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(dir.at("old.txt"), dir.at("new.txt"))
         #expect(eventually { recorder.has(.movedTo, dir.at("new.txt")) })
@@ -60,50 +61,50 @@ import TestSupport
         #expect(from != nil && from?.cookie == to?.cookie && to?.cookie != 0)
     }
 
-    @Test func keepsPathsRightAfterADirectoryRename() {
+    @Test(arguments: Backend.allCases) func keepsPathsRightAfterADirectoryRename(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         Disk.makeDirectories(dir.at("before/inner"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(dir.at("before"), dir.at("after"))
         #expect(eventually { recorder.has(.movedTo, dir.at("after")) })
         let file = dir.at("after/inner/file.txt")
         Disk.write(file)
-        #expect(eventually { recorder.has(.closedWrite, file) })
+        #expect(eventually { recorder.hasWrite(file, backend) })
         #expect(!recorder.snapshot.contains { $0.path.string.hasPrefix(dir.at("before/")) })
     }
 
-    @Test func reportsMovesOutOfAndIntoTheTree() {
+    @Test(arguments: Backend.allCases) func reportsMovesOutOfAndIntoTheTree(_ backend: Backend) {
         let dir = TempDir()
         let outside = TempDir()
         defer { dir.remove(); outside.remove() }
         Disk.write(dir.at("leaving.txt"))
         Disk.makeDirectories(outside.at("incoming/sub"))
         Disk.write(outside.at("incoming/sub/payload.txt"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(dir.at("leaving.txt"), outside.at("leaving.txt"))
-        #expect(eventually { recorder.has(.movedFrom, dir.at("leaving.txt")) })
+        #expect(eventually { recorder.has(backend.movedOut, dir.at("leaving.txt")) })
         Disk.rename(outside.at("incoming"), dir.at("incoming"))
-        #expect(eventually { recorder.has(.movedTo, dir.at("incoming")) })
+        #expect(eventually { recorder.has(backend.movedIn, dir.at("incoming")) })
         #expect(eventually { recorder.has(.created, dir.at("incoming/sub/payload.txt")) })
         // The moved-in tree is watched.
         Disk.write(dir.at("incoming/sub/new.txt"))
-        #expect(eventually { recorder.has(.closedWrite, dir.at("incoming/sub/new.txt")) })
+        #expect(eventually { recorder.hasWrite(dir.at("incoming/sub/new.txt"), backend) })
     }
 
-    @Test func stopsWatchingADirectoryMovedOut() {
+    @Test(arguments: Backend.allCases) func stopsWatchingADirectoryMovedOut(_ backend: Backend) {
         let dir = TempDir()
         let outside = TempDir()
         defer { dir.remove(); outside.remove() }
         Disk.makeDirectories(dir.at("gone"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(dir.at("gone"), outside.at("gone"))
-        #expect(eventually { recorder.has(.movedFrom, dir.at("gone")) })
+        #expect(eventually { recorder.has(backend.movedOut, dir.at("gone")) })
         Disk.write(outside.at("gone/after.txt"))
-        #expect(settle(recorder, in: dir.path))
+        #expect(settle(recorder, in: dir.path, backend: backend))
         #expect(!recorder.snapshot.contains { $0.path.string.hasSuffix("after.txt") })
     }
 
@@ -128,8 +129,8 @@ import TestSupport
         #expect(eventually { kernelWatches(dir.path) == 0 && kernelWatches(dir.at("one/two")) == 0 })
     }
 
-    @Test func nonexistentPathFailsNamingIt() {
-        let (recorder, subscription) = record(["/nonexistent/rwatch-\(getpid())/x"])
+    @Test(arguments: Backend.allCases) func nonexistentPathFailsNamingIt(_ backend: Backend) {
+        let (recorder, subscription) = record(["/nonexistent/rwatch-\(getpid())/x"], backend: backend)
         defer { subscription.dispose() }
         #expect(eventually { recorder.failure.withLock { $0 } != nil })
         let error = recorder.failure.withLock { $0 }
@@ -141,7 +142,8 @@ import TestSupport
         let dir = TempDir()
         defer { dir.remove() }
         for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name)) }
-        var options = WatchOptions()
+        // Only with inotify forced: `.auto` polls what finds no watch.
+        var options = WatchOptions(backend: .inotify)
         options.watchBudget = 2
         let (recorder, subscription) = record([dir.path], options: options)
         defer { subscription.dispose() }
@@ -150,16 +152,41 @@ import TestSupport
         #expect(error?.description.contains("sysctl fs.inotify.max_user_watches=") == true)
     }
 
-    @Test func subscribersOfDifferentTreesSeeOnlyTheirOwn() {
+    @Test func runningOutOfWatchesPollsWhatHasNone() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name + "/inner")) }
+        let warnings = Locked<[WatchNotice]>([])
+        let notices = FileWatcher.notices.subscribe(onNext: { notice in
+            if notice.isWarning, notice.path.string.hasPrefix(dir.path) { warnings.withLock { $0.append(notice) } }
+        })
+        defer { notices.dispose() }
+        var options = WatchOptions()
+        options.watchBudget = 3
+        let (recorder, subscription) = record([dir.path], options: options)
+        defer { subscription.dispose() }
+        #expect(recorder.failure.withLock { $0 } == nil)
+        // Every directory is watched by one backend or the other.
+        for name in ["a", "b", "c", "d"] {
+            let file = dir.at(name + "/inner/f.txt")
+            Disk.write(file)
+            #expect(eventually { recorder.has(.created, file) })
+        }
+        // One warning at most (once per process: another test may have had it).
+        #expect(warnings.withLock { $0.count } <= 1)
+        #expect(warnings.withLock { $0.first?.description.contains("sudo sysctl fs.inotify.max_user_watches=") } ?? true)
+    }
+
+    @Test(arguments: Backend.allCases) func subscribersOfDifferentTreesSeeOnlyTheirOwn(_ backend: Backend) {
         let left = TempDir()
         let right = TempDir()
         defer { left.remove(); right.remove() }
-        let (l, ls) = record([left.path])
-        let (r, rs) = record([right.path])
+        let (l, ls) = record([left.path], backend: backend)
+        let (r, rs) = record([right.path], backend: backend)
         defer { ls.dispose(); rs.dispose() }
         Disk.write(left.at("l.txt"))
         Disk.write(right.at("r.txt"))
-        #expect(eventually { l.has(.closedWrite, left.at("l.txt")) && r.has(.closedWrite, right.at("r.txt")) })
+        #expect(eventually { l.hasWrite(left.at("l.txt"), backend) && r.hasWrite(right.at("r.txt"), backend) })
         #expect(!l.snapshot.contains { $0.path.string.hasPrefix(right.path) })
         #expect(!r.snapshot.contains { $0.path.string.hasPrefix(left.path) })
     }

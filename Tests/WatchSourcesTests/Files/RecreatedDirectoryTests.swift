@@ -4,11 +4,11 @@ import Testing
 import TestSupport
 
 @Suite struct RecreatedDirectoryTests {
-    @Test func aDirectoryDeletedAndMadeAgainIsWatchedAgain() {
+    @Test(arguments: Backend.allCases) func aDirectoryDeletedAndMadeAgainIsWatchedAgain(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         Disk.makeDirectories(dir.at("cache/inner"))
-        let (recorder, subscription) = record([dir.path])
+        let (recorder, subscription) = record([dir.path], backend: backend)
         defer { subscription.dispose() }
         for round in 1...3 {
             Disk.removeTree(dir.at("cache"))
@@ -25,16 +25,16 @@ import TestSupport
         }
     }
 
-    @Test func aSubscriptionMadeInsideAnEventHandlerDoesNotDeadlock() {
+    @Test(arguments: Backend.allCases) func aSubscriptionMadeInsideAnEventHandlerDoesNotDeadlock(_ backend: Backend) {
         let dir = TempDir()
         let other = TempDir()
         defer { dir.remove(); other.remove() }
         let inner = Recorder()
         let innerSubscription = Locked<(any Disposable)?>(nil)
-        let outer = FileWatcher.watch([dir.path]).subscribe(onNext: { event in
+        let outer = FileWatcher.watch([dir.path], options: backend.options()).subscribe(onNext: { event in
             guard event.path.string.hasSuffix("trigger"), event.kind == .created else { return }
             // Runs on the reader thread: subscribing here must not wait for itself.
-            let made = FileWatcher.watch([other.path]).subscribe(onNext: { seen in
+            let made = FileWatcher.watch([other.path], options: backend.options()).subscribe(onNext: { seen in
                 inner.events.withLock { $0.append(seen) }
             })
             innerSubscription.withLock { $0 = made }

@@ -32,12 +32,12 @@ import TestSupport
         #expect(eventually { recorder.has(.closedWrite, dir.at("newdir/deeper/after.txt")) })
     }
 
-    @Test func deletingTheRootReportsItThenFails() {
+    @Test(arguments: Backend.allCases) func deletingTheRootReportsItThenFails(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         let root = dir.at("project")
         Disk.makeDirectories(root + "/src")
-        let (recorder, subscription) = record([root])
+        let (recorder, subscription) = record([root], backend: backend)
         defer { subscription.dispose() }
         Disk.removeTree(root)
         #expect(eventually { recorder.failure.withLock { $0 } != nil })
@@ -47,23 +47,23 @@ import TestSupport
         #expect(error?.description == "watched path \(root) was deleted or moved away")
     }
 
-    @Test func movingTheRootAwayCountsAsDeletion() {
+    @Test(arguments: Backend.allCases) func movingTheRootAwayCountsAsDeletion(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         let root = dir.at("project")
         Disk.makeDirectories(root)
-        let (recorder, subscription) = record([root])
+        let (recorder, subscription) = record([root], backend: backend)
         defer { subscription.dispose() }
         Disk.rename(root, dir.at("elsewhere"))
         #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(FilePath(root)) })
     }
 
-    @Test func waitsForADeletedRootToReappear() {
+    @Test(arguments: Backend.allCases) func waitsForADeletedRootToReappear(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         let root = dir.at("a/b/project")
         Disk.makeDirectories(root)
-        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance))
+        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance), backend: backend)
         defer { subscription.dispose() }
         Disk.removeTree(dir.at("a"))
         #expect(eventually { recorder.has(.deleted, root) })
@@ -72,7 +72,7 @@ import TestSupport
         #expect(eventually { recorder.has(.created, root + "/src/main.swift") })
         #expect(recorder.has(.created, root))
         Disk.write(root + "/src/later.swift")
-        #expect(eventually { recorder.has(.closedWrite, root + "/src/later.swift") })
+        #expect(eventually { recorder.hasWrite(root + "/src/later.swift", backend) })
         #expect(recorder.failure.withLock { $0 } == nil)
     }
 
@@ -107,12 +107,12 @@ import TestSupport
         #expect(recorder.failure.withLock { $0 } == nil)
     }
 
-    @Test func deletingAWatchedFileReportsItThenFails() {
+    @Test(arguments: Backend.allCases) func deletingAWatchedFileReportsItThenFails(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }
         let file = dir.at("only.txt")
         Disk.write(file)
-        let (recorder, subscription) = record([file])
+        let (recorder, subscription) = record([file], backend: backend)
         defer { subscription.dispose() }
         Disk.remove(file)
         #expect(eventually { recorder.failure.withLock { $0 }?.reason == .rootDeleted(FilePath(file)) })

@@ -7,24 +7,25 @@ import Glibc
 #endif
 import TestSupport
 
+/// The follower's behaviours, with inotify and polling (`Backend`).
 @Suite struct TailTests {
-    @Test func fromEndGivesOnlyNewLines() {
+    @Test(arguments: Backend.allCases) func fromEndGivesOnlyNewLines(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "old 1\nold 2\n")
-        let tail = TailRecorder(Tail.follow([log], from: .end))
+        let tail = TailRecorder(Tail.follow([log], from: .end, backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "new 1\nnew 2\n", append: true)
         #expect(eventually { tail.texts == ["new 1", "new 2"] })
     }
 
-    @Test func fromStartGivesExistingLinesThenNewOnes() {
+    @Test(arguments: Backend.allCases) func fromStartGivesExistingLinesThenNewOnes(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "old 1\r\nold 2\n")
-        let tail = TailRecorder(Tail.follow([log], from: .start))
+        let tail = TailRecorder(Tail.follow([log], from: .start, backend: backend.watchBackend))
         defer { tail.dispose() }
         #expect(eventually { tail.texts == ["old 1", "old 2"] })
         writeFile(log, "new\n", append: true)
@@ -42,11 +43,11 @@ import TestSupport
         #expect(eventually { texts.withLock { $0 } == ["one"] })
     }
 
-    @Test func aFileCreatedLaterIsReadFromItsBeginning() {
+    @Test(arguments: Backend.allCases) func aFileCreatedLaterIsReadFromItsBeginning(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/late.log"
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "first\nsecond\n")
         #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
@@ -54,12 +55,12 @@ import TestSupport
         #expect(eventually { tail.texts == ["first", "second", "third"] })
     }
 
-    @Test func aPartialLineIsHeldUntilItsNewline() {
+    @Test(arguments: Backend.allCases) func aPartialLineIsHeldUntilItsNewline(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "")
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         // "par" is read together with "first": once "first" is here, the
         // follower holds "par".
@@ -70,12 +71,12 @@ import TestSupport
         #expect(tail.texts == ["first", "partial"])
     }
 
-    @Test func truncationIsFollowedFromTheBeginning() {
+    @Test(arguments: Backend.allCases) func truncationIsFollowedFromTheBeginning(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "")
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "a long first line\nanother one\n", append: true)
         #expect(eventually { tail.texts.count == 2 })
@@ -85,12 +86,12 @@ import TestSupport
         #expect(eventually { tail.texts == ["a long first line", "another one", "after"] })
     }
 
-    @Test func renameAndRecreateRotationReadsTheOldFileFirst() {
+    @Test(arguments: Backend.allCases) func renameAndRecreateRotationReadsTheOldFileFirst(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "")
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "before rotation\n", append: true)
         #expect(eventually { tail.texts == ["before rotation"] })
@@ -104,12 +105,12 @@ import TestSupport
         #expect(eventually { tail.texts.last == "more" })
     }
 
-    @Test func deleteAndRecreateIsFollowed() {
+    @Test(arguments: Backend.allCases) func deleteAndRecreateIsFollowed(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/app.log"
         writeFile(log, "")
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "one\n", append: true)
         #expect(eventually { tail.texts == ["one"] })
@@ -118,14 +119,14 @@ import TestSupport
         #expect(eventually { tail.texts == ["one", "two"] })
     }
 
-    @Test func severalFilesAreMergedAndTaggedWithTheirPath() {
+    @Test(arguments: Backend.allCases) func severalFilesAreMergedAndTaggedWithTheirPath(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let first = directory + "/a.log"
         let second = directory + "/sub dir/b.log"
         #expect(mkdir(directory + "/sub dir", 0o755) == 0)
         writeFile(first, "")
-        let tail = TailRecorder(Tail.follow([first, second]))
+        let tail = TailRecorder(Tail.follow([first, second], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(first, "from a\n", append: true)
         #expect(eventually { tail.all.count == 1 })
@@ -153,11 +154,11 @@ import TestSupport
         #expect(eventually { tail.texts == ["\u{FFFD}A"] })
     }
 
-    @Test func aMissingDirectoryIsWaitedFor() {
+    @Test(arguments: Backend.allCases) func aMissingDirectoryIsWaitedFor(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let log = directory + "/not/yet/app.log"
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         #expect(mkdir(directory + "/not", 0o755) == 0)
         #expect(mkdir(directory + "/not/yet", 0o755) == 0)
@@ -166,14 +167,14 @@ import TestSupport
         #expect(tail.error == nil)
     }
 
-    @Test func aDeletedAndRecreatedDirectoryIsFollowed() {
+    @Test(arguments: Backend.allCases) func aDeletedAndRecreatedDirectoryIsFollowed(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let logs = directory + "/logs"
         let log = logs + "/app.log"
         #expect(mkdir(logs, 0o755) == 0)
         writeFile(log, "")
-        let tail = TailRecorder(Tail.follow([log]))
+        let tail = TailRecorder(Tail.follow([log], backend: backend.watchBackend))
         defer { tail.dispose() }
         writeFile(log, "first\n", append: true)
         #expect(eventually { tail.texts == ["first"] })
@@ -184,17 +185,17 @@ import TestSupport
         #expect(eventually { tail.texts == ["first", "second"] }, "\(tail.texts) \(String(describing: tail.error))")
     }
 
-    @Test func aParentThatIsAFileIsAClearError() {
+    @Test(arguments: Backend.allCases) func aParentThatIsAFileIsAClearError(_ backend: Backend) {
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         writeFile(directory + "/plain", "")
-        let tail = TailRecorder(Tail.follow([directory + "/plain/x.log"]))
+        let tail = TailRecorder(Tail.follow([directory + "/plain/x.log"], backend: backend.watchBackend))
         #expect(eventually { tail.error != nil })
         #expect(tail.error == "cannot follow \(directory)/plain/x.log: \(directory)/plain is not a directory")
     }
 
-    @Test func aDirectoryIsAClearError() {
-        let tail = TailRecorder(Tail.follow(["/tmp"]))
+    @Test(arguments: Backend.allCases) func aDirectoryIsAClearError(_ backend: Backend) {
+        let tail = TailRecorder(Tail.follow(["/tmp"], backend: backend.watchBackend))
         #expect(eventually { tail.error != nil })
         #expect(tail.error == "cannot follow /tmp: is a directory")
     }

@@ -50,19 +50,19 @@ import TestSupport
     @Test func colorNeverKeepsATerminalPlainAndAlwaysColoursAFile() throws {
         let scratch = Scratch()
         defer { scratch.remove() }
-        let terminal = try #require(PseudoTerminal())
-        defer { terminal.close() }
+        let terminal = try #require(TerminalSession())
+        // What the terminal showed after the first `shownBefore` characters.
+        let shown = { (shownBefore: Int) in String(terminal.output.dropFirst(shownBefore)) }
         // NO_COLOR unset: on a terminal, auto would colour.
-        let auto = RWatch(["-1", "true"], in: scratch.path, unsetting: ["NO_COLOR"], terminal: terminal.secondary, scratch: scratch)
+        let auto = RWatch(["-1", "true"], in: scratch.path, unsetting: ["NO_COLOR"], terminal: terminal.slavePath, scratch: scratch)
         #expect(auto.waitForExit() == 0)
-        var seen = ""
-        #expect(eventually { seen += terminal.readAvailable(); return seen.contains("exited 0") })
-        #expect(seen.contains("\u{1B}["))
-        let never = RWatch(["-1", "--color", "never", "true"], in: scratch.path, unsetting: ["NO_COLOR"], terminal: terminal.secondary, scratch: scratch)
+        #expect(eventually { shown(0).contains("exited 0") })
+        #expect(shown(0).contains("\u{1B}["))
+        let mark = terminal.output.count
+        let never = RWatch(["-1", "--color", "never", "true"], in: scratch.path, unsetting: ["NO_COLOR"], terminal: terminal.slavePath, scratch: scratch)
         #expect(never.waitForExit() == 0)
-        seen = ""
-        #expect(eventually { seen += terminal.readAvailable(); return seen.contains("exited 0") })
-        #expect(!seen.contains("\u{1B}["))
+        #expect(eventually { shown(mark).contains("exited 0") })
+        #expect(!shown(mark).contains("\u{1B}["))
         // NO_COLOR is set by default here and a file is no terminal: always wins over both.
         let always = RWatch.run(["-1", "--color", "always", "true"], in: scratch.path, scratch: scratch)
         #expect(always.stderr.contains("\u{1B}[36m"))

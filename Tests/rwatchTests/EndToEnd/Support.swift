@@ -43,18 +43,22 @@ final class RWatch: @unchecked Sendable {
     /// Starts `rwatch arguments…` in `directory` with `environment` added
     /// and the `unsetting` variables removed. With `terminal`, stderr is
     /// that device (a pty's secondary) instead of a file.
+    /// `wrapper`, when given, runs first and ends by exec-ing what follows
+    /// it (rwatch and `arguments`), as `unshare … sh -c '…; exec "$@"'` does.
     ///
     /// With `session`, rwatch leads a new session on that pseudo-terminal,
     /// its controlling terminal and stdin, stdout and stderr (then its
-    /// output is read from the session, not from files).
-    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, scratch: Scratch) {
-        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, scratch: scratch)
+    /// output is read from the session, not from files). With `underShell`
+    /// too, a non-interactive `sh` leads the session and runs rwatch as its
+    /// child, in its process group (`pid` is then the shell's).
+    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
+        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, underShell: underShell, wrapper: wrapper, scratch: scratch)
     }
 
     /// `init(_:in:…)` with arguments and extra variables given as bytes
     /// (they need not be UTF-8).
     init(bytes arguments: [[UInt8]], in directory: String, environment: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
-         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, scratch: Scratch) {
+         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
@@ -76,8 +80,10 @@ final class RWatch: @unchecked Sendable {
         }
         env.merge(environment) { $1 }
         for name in unsetting { env[name] = nil }
-        // sh changes directory, then becomes rwatch (same pid).
-        let command = ["/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", directory, Self.binDirectory + "/rwatch"].map { Array($0.utf8) } + arguments
+        // sh changes directory, then becomes rwatch (same pid), or under
+        // `underShell` runs it as a child and stays.
+        let script = underShell ? "cd \"$0\" && \"$@\"; exit $?" : "cd \"$0\" && exec \"$@\""
+        let command = (["/bin/sh", "-c", script, directory] + wrapper + [Self.binDirectory + "/rwatch"]).map { Array($0.utf8) } + arguments
         var entries = env.map { Array("\($0.key)=\($0.value)".utf8) }
         for (name, value) in environmentBytes { entries.append(Array(name.utf8) + [UInt8(ascii: "=")] + value) }
         let cString: ([UInt8]) -> UnsafeMutablePointer<CChar>? = { bytes in
@@ -159,42 +165,4 @@ func isAlive(_ pid: pid_t) -> Bool {
     let stat = Scratch.read("/proc/\(pid)/stat")
     guard let close = stat.lastIndex(of: ")") else { return false }
     return stat[stat.index(close, offsetBy: 2)] != "Z"
-}
-
-/// A pseudo-terminal: rwatch gets `secondary` as its stderr, the test reads
-/// what it wrote from `primary`.
-struct PseudoTerminal {
-    let primary: Int32
-    let secondary: String
-
-    init?() {
-        // posix_openpt and friends, spelled as the kernel takes them (the
-        // Glibc module leaves the XSI names out).
-        primary = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard primary >= 0 else { return nil }
-        var unlock: Int32 = 0
-        var number: UInt32 = 0
-        let setLock: UInt = 0x4004_5431  // TIOCSPTLCK
-        let getNumber: UInt = 0x8004_5430  // TIOCGPTN
-        guard ioctl(primary, setLock, &unlock) == 0, ioctl(primary, getNumber, &number) == 0 else {
-            Glibc.close(primary)
-            return nil
-        }
-        secondary = "/dev/pts/\(number)"
-    }
-
-    /// Everything written so far (without waiting).
-    func readAvailable() -> String {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var ready = pollfd(fd: primary, events: Int16(POLLIN), revents: 0)
-        while poll(&ready, 1, 0) > 0, ready.revents & Int16(POLLIN) != 0 {
-            let count = read(primary, &buffer, buffer.count)
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    func close() { Glibc.close(primary) }
 }

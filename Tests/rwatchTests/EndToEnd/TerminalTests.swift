@@ -13,8 +13,8 @@ import TestSupport
         }
     }
 
-    private func start(_ arguments: [String], _ scratch: Scratch, _ session: TerminalSession) -> RWatch {
-        RWatch(arguments, in: scratch.path, session: session, scratch: scratch)
+    private func start(_ arguments: [String], _ scratch: Scratch, _ session: TerminalSession, underShell: Bool = false) -> RWatch {
+        RWatch(arguments, in: scratch.path, session: session, underShell: underShell, scratch: scratch)
     }
 
     @Test func aCommandReadingALineGetsWhatIsTypedAndQQuitsWithTheModesAsBefore() throws {
@@ -104,6 +104,70 @@ import TestSupport
         #expect(rwatch.waitForExit(.seconds(20)) == 130, "\(session.output)")
         #expect(!isAlive(child))
         #expect(session.modes() == before)
+    }
+
+    @Test func closingTheTerminalWhileTheCommandHoldsItEndsRwatchEvenWhenItLeadsNoSession() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        // A non-interactive sh leads the session: the hang-up's SIGHUP
+        // reaches it and the terminal's foreground group, the command's,
+        // never rwatch itself.
+        let shell = start(["-w", "watched", "--", "sh", "-c", "while :; do sleep 1; done"], scratch, session, underShell: true)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        var child: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            child = rwatch == 0 ? 0 : foregroundChild(of: rwatch) ?? 0
+            return child != 0
+        }, "\(session.output)")
+        defer { if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) } }
+        session.hangUp()
+        #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
+    }
+
+    @Test func closingTheTerminalWhileRwatchWaitsForKeysEndsIt() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        // The command has ended: rwatch holds the terminal and waits for keys.
+        let shell = start(["-w", "watched", "--", "sh", "-c", "echo ran >> runs"], scratch, session, underShell: true)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            return rwatch != 0 && scratch.read("runs") == "ran\n" && session.output.contains("✓")
+        }, "\(session.output)")
+        defer { if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) } }
+        session.hangUp()
+        #expect(eventually { !isAlive(rwatch) })
+    }
+
+    @Test func closingTheTerminalEndsRwatchAndACommandThatIgnoresTheHangUp() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        // The command holds the terminal and ignores the hang-up; nothing
+        // would ever end it but rwatch's stop sequence.
+        let shell = start(["-w", "watched", "--", "sh", "-c", "trap '' HUP; while :; do sleep 0.05; done"], scratch, session, underShell: true)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        var child: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            child = rwatch == 0 ? 0 : foregroundChild(of: rwatch) ?? 0
+            return child != 0
+        }, "\(session.output)")
+        defer {
+            if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) }
+            if child != 0 && isAlive(child) { kill(-child, SIGKILL) }
+        }
+        session.hangUp()
+        #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
     }
 
     @Test func underDashIKeysWorkWhileTheCommandRunsWithoutTheTerminal() throws {

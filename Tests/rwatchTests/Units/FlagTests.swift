@@ -50,6 +50,14 @@ import TestSupport
         #expect(failure(["--on-busy", "later", "true"]) != nil)
     }
 
+    @Test func watchexecSpellingsMeanTheSame() throws {
+        #expect(try watch(["-o", "do-nothing"]).policy == .ignore)
+        #expect(try watch(["--on-busy-update", "restart"]).policy == .restart)
+        #expect(try watch(["--on-busy-update", "signal", "--stop-signal", "HUP"]).policy == .signal(SIGHUP))
+        #expect(try watch(["--stop-signal", "INT"]).running.signal == SIGINT)
+        #expect(try watch(["--colour", "never"]).output.color == .never)
+    }
+
     @Test func whenToRunAndWhenToStop() throws {
         #expect(try watch(["-p"]).postpone)
         #expect(try watch(["--postpone"]).postpone)

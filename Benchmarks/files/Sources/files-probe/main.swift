@@ -1,6 +1,7 @@
 // Watches one directory with FileWatcher and prints every event as
 // "kind path" on stdout, one write per event (as `inotifywait -m` does).
-// Prints "ARMED" on stderr once the watch is in place.
+// Prints "ARMED" on stderr once the watch is in place. With `--poll MS`
+// the directory is polled every MS milliseconds (Benchmarks/polling).
 import Glibc
 import WatchSources
 
@@ -21,12 +22,15 @@ func emit(_ bytes: [UInt8], to fd: Int32) {
     }
 }
 
-guard CommandLine.arguments.count == 2 else {
-    emit("usage: files-probe DIRECTORY\n", to: 2)
+let arguments = CommandLine.arguments
+guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--poll" && Int(arguments[3]) != nil) else {
+    emit("usage: files-probe DIRECTORY [--poll MILLISECONDS]\n", to: 2)
     exit(2)
 }
+var options = WatchOptions()
+if arguments.count == 4 { options.backend = .poll(interval: .milliseconds(Int(arguments[3])!)) }
 
-let subscription = FileWatcher.watch([CommandLine.arguments[1]]).subscribe(
+let subscription = FileWatcher.watch([arguments[1]], options: options).subscribe(
     onNext: { event in
         // The path's bytes as they are, as inotifywait prints them.
         let path = event.path.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }

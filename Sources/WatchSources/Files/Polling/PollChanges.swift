@@ -1,0 +1,104 @@
+import Synchronization
+import SystemPackage
+
+/// What one polling pass found appearing and vanishing, turned into events
+/// at the pass's end, when both sides of a move are known: a file whose
+/// inode reappears under another name is a move (`movedFrom` + `movedTo`,
+/// one cookie), not a deletion and a creation.
+///
+/// A reused inode number is not a move: the file must also keep its size
+/// and mtime (a rename changes neither; a new file that got a freed inode
+/// number has its own mtime). A path whose file was replaced (an editor's
+/// atomic save, `sed -i`) is `modified`.
+struct PollChanges {
+    struct Item {
+        /// Absolute, as bytes.
+        var path: [UInt8]
+        var identity: PollTree.Identity
+        var size: Int64
+        var modified: Int64
+        var isDirectory: Bool
+        var reported: Bool
+        /// The path still exists, holding another file (or vanished's
+        /// counterpart in `appeared`).
+        var replaced: Bool
+    }
+
+    /// A directory that moved within the polled tree (found during the scan).
+    struct DirectoryMove {
+        var from: [UInt8]
+        var to: [UInt8]
+        var fromReported: Bool
+        var toReported: Bool
+    }
+
+    var appeared: [Item] = []
+    var vanished: [Item] = []
+    var directoryMoves: [DirectoryMove] = []
+    /// Events decided during the scan, handed out first: what vanished
+    /// directories held (children first), a single file's changes.
+    var direct: [FileEvent] = []
+    /// Reported files renamed to an ignored name (an editor's backup): held
+    /// briefly by the subscriber's save coalescer, as with inotify, so that
+    /// the file written under the real name next makes one `modified`.
+    var renamedAway: [FileEvent] = []
+
+    var isEmpty: Bool { appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty && direct.isEmpty && renamedAway.isEmpty }
+
+    /// The events, in the order: direct, moves, creations and
+    /// replacements (parents before what they hold).
+    func events() -> [FileEvent] {
+        if appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty { return direct }
+        var byIdentity: [PollTree.Identity: Int] = [:]
+        for (index, item) in vanished.enumerated() where !item.isDirectory && byIdentity[item.identity] == nil {
+            byIdentity[item.identity] = index
+        }
+        var taken = [Bool](repeating: false, count: vanished.count)
+        var partner = [Int?](repeating: nil, count: appeared.count)
+        for (index, item) in appeared.enumerated() where !item.isDirectory {
+            guard let match = byIdentity[item.identity], !taken[match] else { continue }
+            let old = vanished[match]
+            guard old.size == item.size, old.modified == item.modified else { continue }
+            taken[match] = true
+            partner[index] = match
+        }
+
+        var events: [FileEvent] = []
+        for (index, item) in vanished.enumerated() where !taken[index] && item.reported {
+            if item.replaced && !item.isDirectory { continue }
+            events.append(PollChanges.event(item.path, .deleted, isDirectory: item.isDirectory))
+        }
+        events += direct
+        for move in directoryMoves {
+            let cookie = PollChanges.nextCookie()
+            if move.fromReported { events.append(PollChanges.event(move.from, .movedFrom, isDirectory: true, cookie: cookie)) }
+            if move.toReported { events.append(PollChanges.event(move.to, .movedTo, isDirectory: true, cookie: cookie)) }
+        }
+        for (index, item) in appeared.enumerated() {
+            if let match = partner[index] {
+                let from = vanished[match]
+                let cookie = PollChanges.nextCookie()
+                if from.reported { events.append(PollChanges.event(from.path, .movedFrom, cookie: cookie)) }
+                if item.reported { events.append(PollChanges.event(item.path, .movedTo, cookie: cookie)) }
+            } else if item.reported {
+                let kind: FileEvent.Kind = item.replaced && !item.isDirectory ? .modified : .created
+                events.append(PollChanges.event(item.path, kind, isDirectory: item.isDirectory))
+            }
+        }
+        return events
+    }
+
+    /// An event for a path given as bytes.
+    static func event(_ path: [UInt8], _ kind: FileEvent.Kind, isDirectory: Bool = false, cookie: UInt32 = 0) -> FileEvent {
+        FileEvent(path: FilePath(bytes: path), kind: kind, isDirectory: isDirectory, cookie: cookie)
+    }
+
+    private static let cookies = Atomic<UInt32>(0x8000_0000)
+
+    /// A cookie for a move polling found, from a range apart from the
+    /// small numbers the kernel hands out first.
+    static func nextCookie() -> UInt32 {
+        let value = cookies.wrappingAdd(1, ordering: .relaxed).newValue
+        return value == 0 ? cookies.wrappingAdd(1, ordering: .relaxed).newValue : value
+    }
+}

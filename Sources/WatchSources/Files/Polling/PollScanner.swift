@@ -1,0 +1,180 @@
+import Glibc
+import Signals
+
+/// The thread that polls: every `PollJob` of every subscription, each pass
+/// when it is due, so that `stat`-ing a large tree never holds up the
+/// inotify reader thread. Jobs arrive and leave as commands through a
+/// locked queue and a wake-up pipe; the thread runs while there are jobs.
+final class PollScanner: Sendable {
+    enum Command {
+        case start(PollJob)
+        case stop(job: Int)
+        case add(job: Int, PollJob.Subtree)
+        case remove(job: Int, under: [UInt8])
+        case replaceFilter(job: Int, PathFilter)
+        /// Tests: a pass of every job now; then the reader opens the gate
+        /// once it has delivered what those passes found.
+        case fence(ArmGate)
+        /// Tests: the identities of every directory snapshot, to `reply`.
+        case inspect(@Sendable (Set<PollTree.Identity>) -> Void)
+    }
+
+    private struct State {
+        var commands: [Command] = []
+        var running = false
+    }
+
+    /// The process's poller.
+    static let shared = PollScanner()
+
+    private let state = Locked(State())
+    private let wake: WakePipe
+
+    private init() {
+        do {
+            wake = try WakePipe()
+        } catch {
+            fatalError("rwatch: cannot create the poller's wake-up pipe (errno \(error.errno))")
+        }
+    }
+
+    func submit(_ command: Command) {
+        let start = state.withLock { state -> Bool in
+            state.commands.append(command)
+            if state.running { return false }
+            state.running = true
+            return true
+        }
+        if start {
+            let started = DetachedThread.start { PollLoop(scanner: self).run() }
+            precondition(started, "rwatch: cannot start the polling thread")
+        } else {
+            wake.wake()
+        }
+    }
+
+    /// Tests: returns once a pass of every job, started after this call,
+    /// has been delivered to subscribers: what changed before it has been
+    /// reported.
+    func fence() {
+        let gate = ArmGate()
+        submit(.fence(gate))
+        gate.wait()
+    }
+
+    /// Tests: the device and inode of every directory some job holds a
+    /// snapshot of (what is polled; ignored directories are not among them).
+    func polledDirectories() -> Set<PollTree.Identity> {
+        let found = Locked<Set<PollTree.Identity>>([])
+        let gate = ArmGate()
+        submit(.inspect { identities in
+            found.withLock { $0 = identities }
+            gate.release()
+        })
+        gate.wait()
+        return found.withLock { $0 }
+    }
+
+    // MARK: Poll thread side
+
+    fileprivate var wakeFD: Int32 { wake.readEnd }
+
+    fileprivate func takeCommands() -> [Command] {
+        wake.drain()
+        return state.withLock { state in
+            defer { state.commands.removeAll() }
+            return state.commands
+        }
+    }
+
+    /// With no jobs left: stops the thread unless commands arrived meanwhile.
+    fileprivate func finishIfIdle() -> Bool {
+        state.withLock { state in
+            guard state.commands.isEmpty else { return false }
+            state.running = false
+            return true
+        }
+    }
+}
+
+/// The poll thread's loop: runs each job's pass when it is due. A pass
+/// starts every interval; one that takes longer than half the interval
+/// pushes the next one back, so that polling a huge tree never takes a
+/// whole core.
+private final class PollLoop {
+    let scanner: PollScanner
+    var jobs: [PollJob] = []
+    /// Fences to pass to the reader after the next passes.
+    var fences: [ArmGate] = []
+
+    init(scanner: PollScanner) {
+        self.scanner = scanner
+    }
+
+    func run() {
+        while true {
+            for command in scanner.takeCommands() { execute(command) }
+            if jobs.isEmpty {
+                if scanner.finishIfIdle() { return }
+                continue
+            }
+            if !fences.isEmpty {
+                for job in jobs { job.nextDue = 0 }
+            }
+            var now = PollLoop.monotonicNow()
+            for job in jobs where job.nextDue <= now {
+                let started = now
+                job.pass()
+                now = PollLoop.monotonicNow()
+                let interval = UInt64(job.interval.clampedNanoseconds)
+                job.nextDue = max(started + interval, now + interval / 2)
+            }
+            for gate in fences { InotifyReader.shared.fence(gate) }
+            fences.removeAll()
+            let next = jobs.map(\.nextDue).min()!
+            let timeout = next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
+            var fds = [pollfd(fd: scanner.wakeFD, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, timeout)
+        }
+    }
+
+    func execute(_ command: PollScanner.Command) {
+        switch command {
+        case .start(let job):
+            job.nextDue = 0
+            jobs.append(job)
+        case .stop(let id):
+            if let index = jobs.firstIndex(where: { $0.id == id }) {
+                let job = jobs.remove(at: index)
+                if let gate = job.gate {
+                    job.gate = nil
+                    gate.release()
+                }
+            }
+        case .add(let id, let subtree):
+            guard let job = jobs.first(where: { $0.id == id }) else { return }
+            job.add(subtree)
+            job.nextDue = 0
+        case .remove(let id, let relative):
+            jobs.first { $0.id == id }?.remove(under: relative)
+        case .replaceFilter(let id, let filter):
+            jobs.first { $0.id == id }?.replace(filter)
+        case .fence(let gate):
+            if jobs.isEmpty { gate.release() } else { fences.append(gate) }
+        case .inspect(let reply):
+            var identities: Set<PollTree.Identity> = []
+            for job in jobs {
+                for directory in job.tree.directories where directory.inode != 0 {
+                    identities.insert(.init(device: directory.device, inode: directory.inode))
+                }
+            }
+            reply(identities)
+        }
+    }
+
+    static func monotonicNow() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
