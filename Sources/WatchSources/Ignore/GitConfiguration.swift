@@ -10,24 +10,24 @@ import SystemPackage
 enum GitConfiguration {
     /// The environment variables git reads for this.
     struct Environment: Sendable, Hashable {
-        var home: String?
-        var xdgConfigHome: String?
-        var configGlobal: String?
-        var configSystem: String?
+        var home: FilePath?
+        var xdgConfigHome: FilePath?
+        var configGlobal: FilePath?
+        var configSystem: FilePath?
         var noSystem = false
 
-        /// This process's environment.
+        /// This process's environment; the paths kept as bytes (they need not be UTF-8).
         static var current: Environment {
-            func get(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
-            let noSystem = get("GIT_CONFIG_NOSYSTEM").map { ["1", "true", "yes", "on"].contains($0.lowercased()) } ?? false
-            return Environment(home: get("HOME"), xdgConfigHome: get("XDG_CONFIG_HOME"), configGlobal: get("GIT_CONFIG_GLOBAL"),
-                               configSystem: get("GIT_CONFIG_SYSTEM"), noSystem: noSystem)
+            func path(_ name: String) -> FilePath? { getenv(name).map { FilePath(platformString: $0) } }
+            let noSystem = getenv("GIT_CONFIG_NOSYSTEM").map { ["1", "true", "yes", "on"].contains(String(cString: $0).lowercased()) } ?? false
+            return Environment(home: path("HOME"), xdgConfigHome: path("XDG_CONFIG_HOME"), configGlobal: path("GIT_CONFIG_GLOBAL"),
+                               configSystem: path("GIT_CONFIG_SYSTEM"), noSystem: noSystem)
         }
 
         /// `$XDG_CONFIG_HOME/git`, else `~/.config/git`.
         var xdgGitDirectory: FilePath? {
-            if let xdg = xdgConfigHome, !xdg.isEmpty { return FilePath(xdg).appending("git") }
-            return home.map { FilePath($0).appending(".config/git") }
+            if let xdg = xdgConfigHome, !xdg.isEmpty { return xdg.appending("git") }
+            return home.map { $0.appending(".config/git") }
         }
     }
 
@@ -36,12 +36,12 @@ enum GitConfiguration {
     /// taken from `top`. Nil when there is none to read.
     static func excludesFile(commonDirectory: FilePath?, top: FilePath, environment: Environment) -> FilePath? {
         var files: [FilePath] = []
-        if !environment.noSystem { files.append(FilePath(environment.configSystem ?? "/etc/gitconfig")) }
+        if !environment.noSystem { files.append(environment.configSystem ?? "/etc/gitconfig") }
         if let global = environment.configGlobal {
-            files.append(FilePath(global))
+            files.append(global)
         } else {
             if let xdg = environment.xdgGitDirectory { files.append(xdg.appending("config")) }
-            if let home = environment.home { files.append(FilePath(home).appending(".gitconfig")) }
+            if let home = environment.home { files.append(home.appending(".gitconfig")) }
         }
         if let commonDirectory { files.append(commonDirectory.appending("config")) }
         var value: String? = nil
@@ -57,8 +57,8 @@ enum GitConfiguration {
 
     /// `~/x` with the home directory.
     private static func expand(_ path: String, environment: Environment) -> FilePath {
-        if path == "~", let home = environment.home { return FilePath(home) }
-        if path.hasPrefix("~/"), let home = environment.home { return FilePath(home).pushing(FilePath(String(path.dropFirst(2)))) }
+        if path == "~", let home = environment.home { return home }
+        if path.hasPrefix("~/"), let home = environment.home { return home.pushing(FilePath(String(path.dropFirst(2)))) }
         return FilePath(path)
     }
 

@@ -31,7 +31,7 @@ struct TestRepository {
 
     /// The same environment, as rwatch's rule engine reads it.
     var gitEnvironment: GitConfiguration.Environment {
-        GitConfiguration.Environment(home: home, xdgConfigHome: xdg, configGlobal: globalConfig, configSystem: nil, noSystem: true)
+        GitConfiguration.Environment(home: FilePath(home), xdgConfigHome: FilePath(xdg), configGlobal: FilePath(globalConfig), configSystem: nil, noSystem: true)
     }
 
     /// Runs git in the top.
