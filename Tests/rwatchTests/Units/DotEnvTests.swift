@@ -1,3 +1,4 @@
+import WatchSources
 @testable import rwatch
 import Testing
 

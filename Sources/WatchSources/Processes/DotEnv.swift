@@ -1,5 +1,3 @@
-import RecipeKit
-
 /// `--env-file FILE`: variables in the dotenv syntax that docker, compose
 /// and python-dotenv read.
 ///
@@ -15,10 +13,10 @@ import RecipeKit
 /// end at ` #` and lose surrounding blanks. `${NAME}` in a double-quoted
 /// or unquoted value is replaced by an earlier variable of the file, else
 /// the environment's, else nothing.
-enum DotEnv {
+package enum DotEnv {
     /// The variables of `text` in file order; `lookup` supplies `${NAME}`
     /// for names the file has not set. Throws `FILE:LINE: problem`.
-    static func parse(_ text: String, file: String, lookup: (String) -> String? = { _ in nil }) throws -> [(String, String)] {
+    package static func parse(_ text: String, file: String, lookup: (String) -> String? = { _ in nil }) throws -> [(String, String)] {
         var result: [(String, String)] = []
         var known: [String: String] = [:]
         let expand = { (name: String) -> String in known[name] ?? lookup(name) ?? "" }
@@ -31,11 +29,11 @@ enum DotEnv {
             if rest.isEmpty || rest.first == "#" { continue }
             if rest.hasPrefix("export ") { rest = rest.dropFirst(7).drop { $0 == " " } }
             guard let equals = rest.firstIndex(of: "=") else {
-                throw RWatchError("\(Quoted.path(file)):\(number): expected KEY=VALUE")
+                throw InputError("\(Quoted.path(file)):\(number): expected KEY=VALUE")
             }
             let key = String(rest[..<equals].reversed().drop { $0 == " " || $0 == "\t" }.reversed())
             guard isName(key) else {
-                throw RWatchError("\(Quoted.path(file)):\(number): bad variable name '\(Quoted.escaped(key))'")
+                throw InputError("\(Quoted.path(file)):\(number): bad variable name '\(Quoted.escaped(key))'")
             }
             var value = rest[rest.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
             let parsed: String
@@ -43,7 +41,7 @@ enum DotEnv {
             case "'":
                 value = value.dropFirst()
                 guard let close = value.firstIndex(of: "'") else {
-                    throw RWatchError("\(Quoted.path(file)):\(number): unterminated ' quote")
+                    throw InputError("\(Quoted.path(file)):\(number): unterminated ' quote")
                 }
                 parsed = String(value[..<close])
             case "\"":
@@ -52,7 +50,7 @@ enum DotEnv {
                 let start = number
                 while !hasClosingQuote(body) {
                     guard let next = lines.popFirst() else {
-                        throw RWatchError("\(Quoted.path(file)):\(start): unterminated \" quote")
+                        throw InputError("\(Quoted.path(file)):\(start): unterminated \" quote")
                     }
                     number += 1
                     body += "\n" + next
@@ -71,7 +69,7 @@ enum DotEnv {
     }
 
     /// A shell variable name: a letter or `_`, then letters, digits, `_`.
-    static func isName(_ text: some StringProtocol) -> Bool {
+    package static func isName(_ text: some StringProtocol) -> Bool {
         guard let first = text.first, first == "_" || (first.isASCII && first.isLetter) else { return false }
         return text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
@@ -104,7 +102,7 @@ enum DotEnv {
             case "\"":
                 let after = characters.drop { $0 == " " || $0 == "\t" }
                 guard after.isEmpty || after.first == "#" else {
-                    throw RWatchError("\(place): unexpected text after the closing quote")
+                    throw InputError("\(place): unexpected text after the closing quote")
                 }
                 return out
             case "$" where characters.first == "{":
