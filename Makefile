@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-tsan example bench install uninstall clean
+.PHONY: all deps build run test test-tsan example bench fuzz install uninstall clean
 
 all: build
 
@@ -56,6 +56,13 @@ example: deps
 #       benchmark thresholds update --filter '.*:Signals'
 bench: deps
 	cd Benchmarks/Signals && $(SWIFT) package benchmark thresholds check --no-progress
+
+# Builds the libFuzzer harnesses of Fuzz/ (one per parser of user input) in
+# .build-fuzz and runs each for FUZZ_TIME seconds (default 600), FUZZ_JOBS
+# (default 1) at a time; fails on any crash, saved in Fuzz/Crashes/. Not
+# part of `make test`.
+fuzz: deps
+	SWIFT=$(SWIFT) Fuzz/run.sh
 
 # Installs rwatch with what recipe compilation needs, so that an installed
 # rwatch compiles recipes outside the source tree:

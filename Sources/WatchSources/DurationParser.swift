@@ -1,8 +1,11 @@
 /// Durations on the command line: `50ms`, `2s`, `1.5s`, `1m`, `250us`, and
 /// a bare number of milliseconds (`100`).
 package enum DurationParser {
+    /// Each unit in nanoseconds: a whole number of any unit multiplies
+    /// out exactly (below 2^53 ns, 104 days), where going through seconds
+    /// in floating point would not.
     package static let units: [(String, Double)] = [
-        ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
+        ("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 6e10), ("h", 3.6e12),
     ]
 
     /// Parses `text`, throwing an `InputError` that says what is accepted.
@@ -15,13 +18,13 @@ package enum DurationParser {
         }
         let scale: Double
         if unit.isEmpty {
-            scale = 1e-3
+            scale = 1e6
         } else if let match = units.first(where: { $0.0 == unit }) {
             scale = match.1
         } else {
             throw InputError("bad duration '\(text)': unknown unit '\(unit)' (use ns, us, ms, s, m or h)")
         }
-        let nanoseconds = value * scale * 1e9
+        let nanoseconds = value * scale
         guard nanoseconds < 1e18 else { throw InputError("bad duration '\(text)': too long") }
         return .nanoseconds(Int64(nanoseconds.rounded()))
     }

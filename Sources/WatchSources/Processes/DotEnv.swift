@@ -17,6 +17,11 @@ package enum DotEnv {
     /// The variables of `text` in file order; `lookup` supplies `${NAME}`
     /// for names the file has not set. Throws `FILE:LINE: problem`.
     package static func parse(_ text: String, file: String, lookup: (String) -> String? = { _ in nil }) throws -> [(String, String)] {
+        // The environment is C strings: a NUL would cut a value silently.
+        if let nul = text.firstIndex(of: "\0") {
+            let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
+            throw InputError("\(Quoted.path(file)):\(line): NUL byte (a variable cannot hold one)")
+        }
         var result: [(String, String)] = []
         var known: [String: String] = [:]
         let expand = { (name: String) -> String in known[name] ?? lookup(name) ?? "" }

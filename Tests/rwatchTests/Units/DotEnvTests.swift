@@ -46,4 +46,21 @@ import Testing
             }
         }
     }
+
+    /// Found by Fuzz/Harnesses FuzzDotEnv: a NUL reached a value, and execve
+    /// would have cut the variable there without a word.
+    @Test func aNulByteIsAMistakeNotPartOfAValue() {
+        for (text, message) in [
+            ("A=1\nB=x\0y\n", "test.env:2: NUL byte (a variable cannot hold one)"),
+            ("A='\0'\r\n", "test.env:1: NUL byte (a variable cannot hold one)"),
+            ("A=\"one\ntwo\0\"\n", "test.env:2: NUL byte (a variable cannot hold one)"),
+        ] {
+            do {
+                let variables = try parse(text)
+                Issue.record("\(text.debugDescription) gave \(variables)")
+            } catch {
+                #expect("\(error)" == message)
+            }
+        }
+    }
 }

@@ -13,6 +13,15 @@ import Testing
         #expect(try DurationParser.parse("0") == .zero)
     }
 
+    /// Found by Fuzz/Harnesses FuzzDuration: going through seconds in
+    /// floating point, `4421457458000000ns` came out 1.5 ns too long.
+    @Test func wholeDurationsAreExactInEveryUnit() throws {
+        #expect(try DurationParser.parse("4421457458000000ns") == .milliseconds(4_421_457_458))
+        #expect(try DurationParser.parse("4421457458") == .milliseconds(4_421_457_458))
+        #expect(try DurationParser.parse("4421457458000us") == .milliseconds(4_421_457_458))
+        #expect(try DurationParser.parse("7h") == .seconds(7 * 3600))
+    }
+
     @Test func badDurationsSayWhatIsAccepted() {
         for text in ["", "fast", "5x", "-1s", "1e999s"] {
             #expect(throws: RWatchError.self) { try DurationParser.parse(text) }

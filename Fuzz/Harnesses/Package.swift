@@ -1,0 +1,31 @@
+// swift-tools-version: 6.1
+// libFuzzer harnesses for every parser of user input, apart from the root
+// package so that `swift build` and `make test` never build them. One
+// executable per parser; `make fuzz` builds them in release with
+// `-sanitize=fuzzer,address -enable-testing` in .build-fuzz and runs each.
+// The harnesses `@testable import WatchSources`: the parsers stay `package`
+// or internal rather than widening the library's API for a test.
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its directory's name (the worktree's, here).
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .appendingPathComponent("../..").standardizedFileURL
+
+let harnesses = ["FuzzGlob", "FuzzGitignore", "FuzzDuration", "FuzzSignal", "FuzzLinePattern", "FuzzDotEnv"]
+
+let package = Package(
+    name: "rwatch-fuzz",
+    dependencies: [.package(path: "../..")],
+    targets: [
+        // libFuzzer's LLVMFuzzerRunDriver, declared for Swift.
+        .target(name: "CFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CFuzzer"], swiftSettings: [.swiftLanguageMode(.v6)]),
+    ] + harnesses.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport", .product(name: "WatchSources", package: root.lastPathComponent)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    }
+)
