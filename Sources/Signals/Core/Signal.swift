@@ -56,6 +56,14 @@ public struct Signal<Value>: Sendable {
         onError: (@Sendable (any Error) -> Void)? = nil,
         onCompleted: (@Sendable () -> Void)? = nil
     ) -> any Disposable {
+        // A source that sends one event at a time gets one object as its
+        // observer and handler; it hands values straight to `onNext` when the
+        // source uses `sendNextFromSource`.
+        guard serializes else {
+            let stage = SubscriberStage(onNext: onNext, onError: onError, onCompleted: onCompleted)
+            stage.attach(producer(stage))
+            return SubscriptionHandle(Subscription(observer: stage))
+        }
         let handler: @Sendable (Event<Value>) -> Void = { event in
             switch event {
             case .next(let value): onNext?(value)
@@ -63,8 +71,7 @@ public struct Signal<Value>: Sendable {
             case .completed: onCompleted?()
             }
         }
-        // A single-sender source hands values straight to `onNext`.
-        return SubscriptionHandle(start(handler, beforeRunning: { _ in }, next: onNext))
+        return SubscriptionHandle(start(handler))
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
@@ -95,6 +102,19 @@ public struct Signal<Value>: Sendable {
         return LinkedSubscription()
     }
 
+    /// `start(for:_:)` with a stage that is its own handler (`MapStage`,
+    /// `FilterStage`…): one allocation instead of an observer and a closure
+    /// context. Only for a signal that does not serialize, since a stage is
+    /// a trusted observer.
+    @inlinable @inline(__always)
+    @discardableResult
+    func start<T>(for downstream: Observer<T>, stage: Observer<Value>) -> LinkedSubscription {
+        assert(!serializes, "a stage observer is trusted: its source must send one event at a time")
+        downstream.link(Subscription(observer: stage))
+        stage.attach(producer(stage))
+        return LinkedSubscription()
+    }
+
     /// Subscribes, handing the subscription to `beforeRunning` before the
     /// producer runs (to put it in a composite an operator already linked).
     @inlinable @inline(__always)
@@ -118,4 +138,35 @@ struct LinkedSubscription: Disposable {
     @inlinable init() {}
     @inlinable func dispose() {}
     @inlinable var isDisposed: Bool { false }
+}
+
+/// The observer `subscribe(onNext:onError:onCompleted:)` makes over a source
+/// that sends one event at a time: observer and handler in one object.
+@usableFromInline
+final class SubscriberStage<Value>: Observer<Value>, @unchecked Sendable {
+    // Safety: the fields are constants; `receive` runs one event at a time.
+    @usableFromInline let onNext: (@Sendable (Value) -> Void)?
+    @usableFromInline let onError: (@Sendable (any Error) -> Void)?
+    @usableFromInline let onCompleted: (@Sendable () -> Void)?
+
+    @inlinable
+    init(
+        onNext: (@Sendable (Value) -> Void)?,
+        onError: (@Sendable (any Error) -> Void)?,
+        onCompleted: (@Sendable () -> Void)?
+    ) {
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        super.init(stage: onNext)
+    }
+
+    @inlinable
+    override func receive(_ event: Event<Value>) {
+        switch event {
+        case .next(let value): onNext?(value)
+        case .error(let error): onError?(error)
+        case .completed: onCompleted?()
+        }
+    }
 }
