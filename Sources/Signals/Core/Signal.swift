@@ -46,7 +46,7 @@ public struct Signal<Value>: Sendable {
     /// dropping it does not cancel it, `dispose()` does.
     @inlinable @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
-        SubscriptionHandle(start(handler))
+        SubscriptionHandle(ObserverLink(start(handler).observer))
     }
 
     /// Subscribes with a closure per kind of event, each optional.
@@ -62,7 +62,7 @@ public struct Signal<Value>: Sendable {
         guard serializes else {
             let stage = SubscriberStage(onNext: onNext, onError: onError, onCompleted: onCompleted)
             stage.attach(producer(stage))
-            return SubscriptionHandle(Subscription(observer: stage))
+            return SubscriptionHandle(ObserverLink(stage))
         }
         let handler: @Sendable (Event<Value>) -> Void = { event in
             switch event {
@@ -71,7 +71,7 @@ public struct Signal<Value>: Sendable {
             case .completed: onCompleted?()
             }
         }
-        return SubscriptionHandle(start(handler))
+        return SubscriptionHandle(ObserverLink(start(handler).observer))
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
@@ -98,7 +98,7 @@ public struct Signal<Value>: Sendable {
     @inlinable @inline(__always)
     @discardableResult
     func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> LinkedSubscription {
-        _ = start(handler, beforeRunning: { downstream.link($0) })
+        _ = start(handler, beforeRunning: { downstream.link(ObserverLink($0.observer)) })
         return LinkedSubscription()
     }
 
@@ -110,7 +110,7 @@ public struct Signal<Value>: Sendable {
     @discardableResult
     func start<T>(for downstream: Observer<T>, stage: Observer<Value>) -> LinkedSubscription {
         assert(!serializes, "a stage observer is trusted: its source must send one event at a time")
-        downstream.link(Subscription(observer: stage))
+        downstream.link(ObserverLink(stage))
         stage.attach(producer(stage))
         return LinkedSubscription()
     }
@@ -158,11 +158,11 @@ final class SubscriberStage<Value>: Observer<Value>, @unchecked Sendable {
         self.onNext = onNext
         self.onError = onError
         self.onCompleted = onCompleted
-        super.init(stage: onNext)
+        super.init(stage: { unsafeDowncast($0, to: SubscriberStage.self).receive($1) }, next: onNext)
     }
 
     @inlinable
-    override func receive(_ event: Event<Value>) {
+    final func receive(_ event: Event<Value>) {
         switch event {
         case .next(let value): onNext?(value)
         case .error(let error): onError?(error)

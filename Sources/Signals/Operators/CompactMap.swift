@@ -37,11 +37,11 @@ final class CompactMapStage<Value, T>: Observer<Value>, @unchecked Sendable {
     init(_ downstream: Observer<T>, _ transform: @escaping (Value) -> T?) {
         self.downstream = downstream
         self.transform = transform
-        super.init(stage: nil)
+        super.init(stage: { unsafeDowncast($0, to: CompactMapStage.self).receive($1) })
     }
 
     @inlinable
-    override func receive(_ event: Event<Value>) {
+    final func receive(_ event: Event<Value>) {
         switch event {
         case .next(let value):
             if let result = transform(value) { downstream.sendNext(result) }

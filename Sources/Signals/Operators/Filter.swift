@@ -33,11 +33,11 @@ final class FilterStage<Value>: Observer<Value>, @unchecked Sendable {
     init(_ downstream: Observer<Value>, _ isIncluded: @escaping (Value) -> Bool) {
         self.downstream = downstream
         self.isIncluded = isIncluded
-        super.init(stage: nil)
+        super.init(stage: { unsafeDowncast($0, to: FilterStage.self).receive($1) })
     }
 
     @inlinable
-    override func receive(_ event: Event<Value>) {
+    final func receive(_ event: Event<Value>) {
         if case .next(let value) = event, !isIncluded(value) { return }
         downstream.send(event)
     }

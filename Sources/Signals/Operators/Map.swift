@@ -36,11 +36,11 @@ final class MapStage<Value, T>: Observer<Value>, @unchecked Sendable {
     init(_ downstream: Observer<T>, _ transform: @escaping (Value) -> T) {
         self.downstream = downstream
         self.transform = transform
-        super.init(stage: nil)
+        super.init(stage: { unsafeDowncast($0, to: MapStage.self).receive($1) })
     }
 
     @inlinable
-    override func receive(_ event: Event<Value>) {
+    final func receive(_ event: Event<Value>) {
         switch event {
         case .next(let value): downstream.sendNext(transform(value))
         case .error(let error): downstream.sendError(error)
