@@ -18,6 +18,12 @@ public struct Signal<Value>: Sendable {
     /// already and skip that cost.
     @usableFromInline
     let serializes: Bool
+    /// Set by `map` over a source that sends one event at a time: what
+    /// `filter` on this signal returns instead of a stage of its own, one
+    /// stage that maps and then filters (`MapFilterStage`). Made where the
+    /// map's input type is known, which this signal's type cannot say.
+    @usableFromInline
+    let filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)?
 
     /// A signal that runs `subscribe` for every subscriber. The closure sends
     /// into the observer, from any thread, and returns what cleans up.
@@ -25,12 +31,17 @@ public struct Signal<Value>: Sendable {
     public init(_ subscribe: @escaping @Sendable (Observer<Value>) -> any Disposable) {
         producer = subscribe
         serializes = true
+        filtering = nil
     }
 
-    @usableFromInline
-    init(producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool) {
+    @inlinable
+    init(
+        producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool,
+        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil
+    ) {
         self.producer = producer
         self.serializes = serializes
+        self.filtering = filtering
     }
 
     /// For producers in this package that send one event at a time (an

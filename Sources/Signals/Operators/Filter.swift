@@ -6,10 +6,12 @@ extension Signal {
     ///
     /// Errors and completion pass through; disposing disposes the source.
     /// Over a source that sends one event at a time a subscription's stage
-    /// is one object, `FilterStage`.
+    /// is one object, `FilterStage`; right after such a `map` it joins the
+    /// map's stage instead (see `map`).
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
-        Signal.serial({ observer in
+        if let filtering { return filtering(isIncluded) }
+        return Signal.serial({ observer in
             guard self.serializes else {
                 return self.start(for: observer, stage: FilterStage(observer, isIncluded))
             }

@@ -6,8 +6,10 @@ import TestSupport
 /// Chains of the synchronous operators (`map`, `filter`, `compactMap`) over
 /// a source that sends one event at a time, where each subscription's stage
 /// is one object (`MapStage`, `FilterStage`, `CompactMapStage`,
-/// `SubscriberStage`): the same values, order, completion, errors, disposal,
-/// re-entrancy and thread safety as a stage made of an observer and a closure.
+/// `SubscriberStage`) and a `map` followed by a `filter` is one fused stage
+/// (`MapFilterStage`): the same values, order, completion, errors, disposal,
+/// re-entrancy and thread safety as a stage made of an observer and a
+/// closure per operator.
 @Suite struct MapFilterChainTests {
     /// What the closures of a chain saw, in call order.
     private final class Trace: Sendable {
@@ -97,6 +99,42 @@ import TestSupport
         subject.sendNext(3)
         #expect(log.descriptions == ["next(2)"])
         #expect(trace.all == ["m1(1)", "f1(2)", "m2(2)", "m1(2)", "f1(3)"])
+        #expect(subject.core.observers.isEmpty)
+    }
+
+    @Test func disposingFromInsideTheMapOfAFusedPairSkipsItsFilter() {
+        let subject = PublishSubject<Int>(), trace = Trace(), log = EventLog<Int>()
+        let subscription = SerialDisposable()
+        let signal = subject.asSignal()
+            .map { value in
+                trace("m1(\(value))")
+                if value == 2 { subscription.dispose() }
+                return value
+            }
+            .filter { trace("f1(\($0))"); return true }
+        subscription.disposable = subscribe(signal, into: log)
+        for value in 1...3 { subject.sendNext(value) }
+        #expect(log.descriptions == ["next(1)"])
+        #expect(trace.all == ["m1(1)", "f1(1)", "m1(2)"])
+        #expect(subject.core.observers.isEmpty)
+    }
+
+    @Test func aMapSubscribedDirectlyAndThroughAFilterRunsOncePerSubscription() {
+        let subject = PublishSubject<Int>(), trace = Trace()
+        let mapped = subject.asSignal().map { trace("m(\($0))"); return $0 * 10 }
+        let direct = EventLog<Int>(), filtered = EventLog<Int>()
+        let first = subscribe(mapped, into: direct)
+        let second = subscribe(mapped.filter { trace("f(\($0))"); return $0 > 10 }, into: filtered)
+        subject.sendNext(1)
+        subject.sendNext(2)
+        #expect(direct.values == [10, 20])
+        #expect(filtered.values == [20])
+        #expect(trace.all == ["m(1)", "m(1)", "f(10)", "m(2)", "m(2)", "f(20)"])
+        second.dispose()
+        subject.sendNext(3)
+        #expect(direct.values == [10, 20, 30])
+        #expect(filtered.values == [20])
+        first.dispose()
         #expect(subject.core.observers.isEmpty)
     }
 
