@@ -131,10 +131,9 @@ public struct Signal<Value>: Sendable {
     @inlinable @inline(__always)
     func start(
         _ handler: @escaping (Event<Value>) -> Void,
-        beforeRunning register: (Subscription<Value>) -> Void,
-        next: (@Sendable (Value) -> Void)? = nil
+        beforeRunning register: (Subscription<Value>) -> Void
     ) -> Subscription<Value> {
-        let observer = Observer(handler: handler, serialized: serializes, next: next)
+        let observer = Observer(handler: handler, serialized: serializes)
         let subscription = Subscription(observer: observer)
         register(subscription)
         observer.attach(producer(observer))
