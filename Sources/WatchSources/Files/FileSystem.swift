@@ -50,54 +50,48 @@ package enum FileSystem {
     /// files. Nil when it cannot be opened. Names are kept as the bytes
     /// `readdir` gives.
     package static func entries(_ directory: FilePath) -> [Entry]? {
-        guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
-        defer { closedir(handle) }
         var result: [Entry] = []
-        while let entry = readdir(handle) {
-            let type = entry.pointee.d_type
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { FilePath.Component(platformString: $0) }
+        let opened = forEachName(in: directory) { name, type in
+            // The name is NUL-terminated in readdir's buffer: no copy first.
+            let component = name.baseAddress.flatMap { base in
+                base.withMemoryRebound(to: CChar.self, capacity: name.count + 1) { FilePath.Component(platformString: $0) }
             }
-            guard let name, name.kind == .regular else { continue }
+            guard let name = component, name.kind == .regular else { return }
             var isDirectory = type == UInt8(DT_DIR)
             if type == UInt8(DT_UNKNOWN) {
                 isDirectory = kind(directory.appending(name)) == .directory
             }
             result.append(Entry(name: name, isDirectory: isDirectory))
         }
-        return result
+        return opened ? result : nil
     }
 
-    /// The contents of a small text file, or nil (ignore files: their
-    /// text is decoded leniently, as what it holds are patterns).
+    /// Calls `body` with each name in `directory` as `readdir` gives it
+    /// (bytes without the NUL, which follows them in the buffer; `.` and
+    /// `..` included) and its `d_type`: the one `readdir` loop. False when the directory cannot be opened.
+    package static func forEachName(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Bool {
+        guard let handle = directory.withPlatformString({ opendir($0) }) else { return false }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let type = entry.pointee.d_type
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                let length = bytes.firstIndex(of: 0) ?? bytes.count
+                body(UnsafeBufferPointer(rebasing: bytes[..<length]), type)
+            }
+        }
+        return true
+    }
+
+    /// The text of a small regular file (a `/proc` entry, an ignore
+    /// file: what it holds is decoded leniently), or nil.
     static func read(_ path: FilePath, limit: Int = 1 << 20) -> String? {
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        readBytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The contents of a small file as bytes, or nil.
+    /// The bytes of a small regular file, or nil.
     static func readBytes(_ path: FilePath, limit: Int = 1 << 22) -> [UInt8]? {
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        guard case .contents(let bytes) = readFile(path, limit: limit) else { return nil }
         return bytes
     }
 
