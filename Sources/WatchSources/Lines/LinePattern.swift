@@ -100,6 +100,9 @@ private final class CompiledPattern: @unchecked Sendable {
         if extended.contains(0) {
             throw LinePatternError(pattern: pattern, reason: "contains a NUL byte")
         }
+        guard RepetitionBound.size(of: extended) <= RepetitionBound.limit else {
+            throw LinePatternError(pattern: pattern, reason: "too large once its repetitions are expanded (over \(RepetitionBound.limit) copies)")
+        }
         var flags = REG_EXTENDED | REG_NOSUB
         if ignoringCase { flags |= REG_ICASE }
         let regex = UnsafeMutablePointer<regex_t>.allocate(capacity: 1)

@@ -97,6 +97,22 @@ import Testing
         #expect(throws: LinePatternError.self) { try LinePattern("a{2,1}") }
     }
 
+    /// Found by Fuzz/Harnesses FuzzLinePattern: `x++++…` made glibc's
+    /// regcomp take gigabytes (it doubles the tree per `+`, and copies it
+    /// per count of an interval). Each of these asks for a million copies
+    /// or more and is refused before regcomp; the largest single interval
+    /// stays allowed.
+    @Test(arguments: ["x" + String(repeating: "+", count: 20), "(a{1000}){1000}", "(((a+)+){600})+{500}", "b)(c{1000}){1000}"])
+    func aPatternThatExpandsPastTheBoundIsRefused(pattern: String) {
+        #expect(throws: LinePatternError.self) { try LinePattern(pattern) }
+    }
+
+    @Test func largeButReasonableRepetitionsCompile() throws {
+        #expect(try LinePattern("x{32767}").matches(String(repeating: "x", count: 32767)))
+        #expect(try LinePattern("([0-9]{1,3}\\.){3}[0-9]{1,3}").matches("10.0.0.1"))
+        #expect(try LinePattern("a{2,}b+c*").matches("aabbb"))
+    }
+
     @Test func linesWithNulAndInvalidUTF8AreMatchedByteWise() throws {
         let pattern = try LinePattern("end$")
         let bytes: [UInt8] = [0x61, 0x00, 0xFF, 0x20, 0x65, 0x6E, 0x64]
