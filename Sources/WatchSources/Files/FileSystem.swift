@@ -50,23 +50,57 @@ package enum FileSystem {
     /// files. Nil when it cannot be opened. Names are kept as the bytes
     /// `readdir` gives.
     package static func entries(_ directory: FilePath) -> [Entry]? {
-        guard let handle = directory.withPlatformString({ opendir($0) }) else { return nil }
-        defer { closedir(handle) }
         var result: [Entry] = []
-        while let entry = readdir(handle) {
-            let type = entry.pointee.d_type
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { FilePath.Component(platformString: $0) }
+        let listed = forEachEntry(in: directory) { name, isDirectory in
+            if let component = name.withMemoryRebound(to: CChar.self, { FilePath.Component(platformString: $0.baseAddress!) }) {
+                result.append(Entry(name: component, isDirectory: isDirectory))
             }
-            guard let name, name.kind == .regular else { continue }
+        }
+        return listed ? result : nil
+    }
+
+    /// Calls `body` with the name (NUL-terminated where it lies, valid
+    /// only during the call) and type of each entry of `directory`,
+    /// without `.` and `..`; symlinks count as files. False when it cannot
+    /// be opened. Builds nothing per entry: a caller that wants few of the
+    /// names pays for those only.
+    package static func forEachEntry(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, _ isDirectory: Bool) -> Void) -> Bool {
+        let descriptor = directory.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        return forEachEntry(of: descriptor) { name, type, _ in
             var isDirectory = type == UInt8(DT_DIR)
             if type == UInt8(DT_UNKNOWN) {
-                isDirectory = kind(directory.appending(name)) == .directory
+                var info = stat()
+                isDirectory = name.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                    && info.st_mode & S_IFMT == S_IFDIR
             }
-            result.append(Entry(name: name, isDirectory: isDirectory))
+            body(name, isDirectory)
         }
-        return result
     }
+
+    /// Reads the directory open at `descriptor` (which it takes over and
+    /// closes; it stays open while `body` runs, for `fstatat` relative to
+    /// it) and calls `body` with each entry's name (NUL-terminated where
+    /// it lies, valid only during the call), `d_type` and inode, without
+    /// `.` and `..`. False when the descriptor is not a readable directory.
+    /// The one `readdir` loop of the watcher.
+    static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let start = UnsafeRawPointer(entry) + nameOffset
+            let name = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            if name.count <= 2, name.allSatisfy({ $0 == UInt8(ascii: ".") }) { continue }
+            body(name, entry.pointee.d_type, UInt64(entry.pointee.d_ino))
+        }
+        return true
+    }
+
+    /// Where `d_name` sits in a `dirent`.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The contents of a small text file, or nil (ignore files: their
     /// text is decoded leniently, as what it holds are patterns).

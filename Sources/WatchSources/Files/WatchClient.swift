@@ -30,7 +30,7 @@ final class WatchClient: @unchecked Sendable {
     /// Receives one array per read of the kernel queue (`flush()`).
     let observer: Observer<[FileEvent]>
     /// Directories this client holds a watch reference on.
-    var watched: Set<FilePath> = []
+    var watched = PathSet()
     /// Directories watched only to notice a deleted root coming back.
     var sentinels: Set<FilePath> = []
     /// Directories outside the trees watched for the rule files they hold.
@@ -60,7 +60,7 @@ final class WatchClient: @unchecked Sendable {
     }
 
     /// Every directory this client holds a watch on, for whatever reason.
-    var allHeld: Set<FilePath> { watched.union(sentinels).union(ruleDirectories) }
+    var allHeld: Set<FilePath> { Set(watched).union(sentinels).union(ruleDirectories) }
 
     func holds(_ directory: FilePath, as hold: WatchTable.Hold) -> Bool {
         switch hold {
