@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test test-tsan example bench install uninstall clean
+.PHONY: all deps build release run test test-tsan example bench install uninstall clean
 
 all: build
 
@@ -23,6 +23,26 @@ deps:
 
 build: deps
 	$(SWIFT) build
+
+# The lean release binary, .build/release/rwatch: the Swift runtime linked
+# in (-static-stdlib), so only the pages rwatch touches are loaded, with no
+# shared libswiftCore, Foundation or Regex libraries to map and relocate.
+# Only executables are linked statically: libRecipeKit.so and the recipes
+# it serves keep the shared runtime, and a recipe is its own process, so no
+# process ever holds two runtimes. ArgumentParser imports
+# FoundationEssentials against the shared module, which names none of the
+# static archive's own dependencies: they are named here (the
+# dynamic libRecipeKit.so links none of their members). lld, because gold
+# warns about a glibc function in an archive member it then drops. These
+# flags live here, not in Package.swift, so that the package stays usable
+# as a dependency. (`swift build -c release` alone gives a working binary
+# on the shared runtime.)
+SWIFT_STATIC  := $(shell dirname "$$(readlink -f "$$(command -v $(SWIFT))")")/../lib/swift_static/linux
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -L$(SWIFT_STATIC) \
+    -Xlinker -l_FoundationCollections -Xlinker -l_FoundationCShims
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product rwatch
 
 # Rebuilds the bundled demo package on every save of recipes/demo/Sources:
 # edit recipes/demo/Sources/Greeting/Greeting.swift in another terminal.
@@ -65,9 +85,9 @@ bench: deps
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
 #   completions where bash-completion, zsh and fish look under $(PREFIX)/share
 install: deps
-	$(SWIFT) build -c release --product rwatch
-	$(SWIFT) build -c release --product RecipeKit
-	@bin=$$($(SWIFT) build -c release --show-bin-path); \
+	$(SWIFT) build $(RELEASE_FLAGS) --product rwatch
+	$(SWIFT) build $(RELEASE_FLAGS) --product RecipeKit
+	@bin=$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path); \
 	set -e; \
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/rwatch/Modules \
 	    $(DESTDIR)$(PREFIX)/share/rwatch/recipes $(DESTDIR)$(PREFIX)/share/man/man1; \

@@ -48,23 +48,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict,
-            // A lean release binary: the Swift runtime linked in, so only the
-            // pages rwatch touches are loaded (no shared libswiftCore,
-            // Foundation or Regex libraries to map and relocate). Release
-            // only: the test bundle links this module too, beside the shared
-            // runtime of XCTest and Swift Testing. Recipes are separate
-            // processes (`rwatch run` execs them) that load the shared
-            // runtime with libRecipeKit.so, never this copy.
-            // ArgumentParser imports FoundationEssentials against the shared
-            // module, which names none of the static archive's own
-            // dependencies: they are named here. lld, because gold warns
-            // about a glibc function in an archive member it then drops.
-            linkerSettings: [
-                .unsafeFlags(["-static-stdlib", "-use-ld=lld"], .when(configuration: .release)),
-                .linkedLibrary("_FoundationCollections", .when(configuration: .release)),
-                .linkedLibrary("_FoundationCShims", .when(configuration: .release)),
-            ]
+            // The lean release binary (Swift runtime linked in) is built by
+            // `make release`, which passes the static-link flags on the
+            // command line: flags in a manifest would make this package
+            // unusable as a dependency.
+            swiftSettings: strict
         ),
         // Test helper only (not a product): a process running the supervisor,
         // for WatchSourcesTests to send SIGTERM to.

@@ -4,7 +4,7 @@
 10,100 directories, side by side with inotifywait, entr and watchfiles in one
 run; the difference between the two trees per directory.
 
-    swift build -c release --product rwatch
+    make release      # .build/release/rwatch with the Swift runtime linked in
     python3 Benchmarks/files/footprint.py [--runs 3] [--quick] [--skip PEER] [LABEL=RWATCH ...]
 
 Each LABEL=RWATCH is a release `rwatch` binary measured as its own row (for

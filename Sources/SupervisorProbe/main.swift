@@ -8,6 +8,12 @@
 // "ready", then waits for a signal. One group (a shell with a background and
 // a foreground `sleep`) dies of SIGTERM; the other ignores SIGTERM, so only
 // the SIGKILL after its grace period ends it.
+//
+// `SupervisorProbe exit-while-ending FIFO`: no children. A stop cleanup
+// says "stopping" and then blocks reading FIFO until the test closes its
+// end; meanwhile the main thread, told the stop began, asks to exit with 2
+// through `ProcessSupervisor.exit`. The exit status must still be the
+// signal's (143): an exit asked for while rwatch ends waits for that end.
 import Dispatch
 import Signals
 import WatchSources
@@ -22,6 +28,23 @@ func say(_ line: String) {
 }
 
 ProcessSupervisor.takeOverSignals()
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "exit-while-ending" {
+    let fifo = CommandLine.arguments[2]
+    let ending = DispatchSemaphore(value: 0)
+    ProcessSupervisor.onStop {
+        say("stopping")
+        ending.signal()
+        // Blocks until the test opens and closes the FIFO's write end.
+        let fd = open(fifo, O_RDONLY)
+        var byte: UInt8 = 0
+        _ = read(fd, &byte, 1)
+        close(fd)
+    }
+    say("ready")
+    ending.wait()
+    ProcessSupervisor.exit(2)
+}
 
 let inspected = DispatchSemaphore(value: 0)
 ProcessSource.run(["/bin/sh", "-c", "grep SigIgn /proc/$$/status"]).subscribe(onNext: { event in

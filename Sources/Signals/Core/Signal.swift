@@ -18,6 +18,12 @@ public struct Signal<Value>: Sendable {
     /// already and skip that cost.
     @usableFromInline
     let serializes: Bool
+    /// Set by `map` over a source that sends one event at a time: what
+    /// `filter` on this signal returns instead of a stage of its own, one
+    /// stage that maps and then filters (`MapFilterStage`). Made where the
+    /// map's input type is known, which this signal's type cannot say.
+    @usableFromInline
+    let filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)?
 
     /// A signal that runs `subscribe` for every subscriber. The closure sends
     /// into the observer, from any thread, and returns what cleans up.
@@ -25,12 +31,17 @@ public struct Signal<Value>: Sendable {
     public init(_ subscribe: @escaping @Sendable (Observer<Value>) -> any Disposable) {
         producer = subscribe
         serializes = true
+        filtering = nil
     }
 
-    @usableFromInline
-    init(producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool) {
+    @inlinable
+    init(
+        producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool,
+        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil
+    ) {
         self.producer = producer
         self.serializes = serializes
+        self.filtering = filtering
     }
 
     /// For producers in this package that send one event at a time (an
@@ -46,7 +57,7 @@ public struct Signal<Value>: Sendable {
     /// dropping it does not cancel it, `dispose()` does.
     @inlinable @discardableResult
     public func subscribe(_ handler: @escaping @Sendable (Event<Value>) -> Void) -> any Disposable {
-        SubscriptionHandle(start(handler))
+        SubscriptionHandle(ObserverLink(start(handler).observer))
     }
 
     /// Subscribes with a closure per kind of event, each optional.
@@ -56,6 +67,14 @@ public struct Signal<Value>: Sendable {
         onError: (@Sendable (any Error) -> Void)? = nil,
         onCompleted: (@Sendable () -> Void)? = nil
     ) -> any Disposable {
+        // A source that sends one event at a time gets one object as its
+        // observer and handler; it hands values straight to `onNext` when the
+        // source uses `sendNextFromSource`.
+        guard serializes else {
+            let stage = SubscriberStage(onNext: onNext, onError: onError, onCompleted: onCompleted)
+            stage.attach(producer(stage))
+            return SubscriptionHandle(ObserverLink(stage))
+        }
         let handler: @Sendable (Event<Value>) -> Void = { event in
             switch event {
             case .next(let value): onNext?(value)
@@ -63,8 +82,7 @@ public struct Signal<Value>: Sendable {
             case .completed: onCompleted?()
             }
         }
-        // A single-sender source hands values straight to `onNext`.
-        return SubscriptionHandle(start(handler, beforeRunning: { _ in }, next: onNext))
+        return SubscriptionHandle(ObserverLink(start(handler).observer))
     }
 
     /// Forwards every event into `observer` (an `Observer`, a subject, a
@@ -91,7 +109,20 @@ public struct Signal<Value>: Sendable {
     @inlinable @inline(__always)
     @discardableResult
     func start<T>(for downstream: Observer<T>, _ handler: @escaping (Event<Value>) -> Void) -> LinkedSubscription {
-        _ = start(handler, beforeRunning: { downstream.link($0) })
+        _ = start(handler, beforeRunning: { downstream.link(ObserverLink($0.observer)) })
+        return LinkedSubscription()
+    }
+
+    /// `start(for:_:)` with a stage that is its own handler (`MapStage`,
+    /// `FilterStage`…): one allocation instead of an observer and a closure
+    /// context. Only for a signal that does not serialize, since a stage is
+    /// a trusted observer.
+    @inlinable @inline(__always)
+    @discardableResult
+    func start<T>(for downstream: Observer<T>, stage: Observer<Value>) -> LinkedSubscription {
+        assert(!serializes, "a stage observer is trusted: its source must send one event at a time")
+        downstream.link(ObserverLink(stage))
+        stage.attach(producer(stage))
         return LinkedSubscription()
     }
 
@@ -100,10 +131,9 @@ public struct Signal<Value>: Sendable {
     @inlinable @inline(__always)
     func start(
         _ handler: @escaping (Event<Value>) -> Void,
-        beforeRunning register: (Subscription<Value>) -> Void,
-        next: (@Sendable (Value) -> Void)? = nil
+        beforeRunning register: (Subscription<Value>) -> Void
     ) -> Subscription<Value> {
-        let observer = Observer(handler: handler, serialized: serializes, next: next)
+        let observer = Observer(handler: handler, serialized: serializes)
         let subscription = Subscription(observer: observer)
         register(subscription)
         observer.attach(producer(observer))
@@ -118,4 +148,35 @@ struct LinkedSubscription: Disposable {
     @inlinable init() {}
     @inlinable func dispose() {}
     @inlinable var isDisposed: Bool { false }
+}
+
+/// The observer `subscribe(onNext:onError:onCompleted:)` makes over a source
+/// that sends one event at a time: observer and handler in one object.
+@usableFromInline
+final class SubscriberStage<Value>: Observer<Value>, @unchecked Sendable {
+    // Safety: the fields are constants; `receive` runs one event at a time.
+    @usableFromInline let onNext: (@Sendable (Value) -> Void)?
+    @usableFromInline let onError: (@Sendable (any Error) -> Void)?
+    @usableFromInline let onCompleted: (@Sendable () -> Void)?
+
+    @inlinable
+    init(
+        onNext: (@Sendable (Value) -> Void)?,
+        onError: (@Sendable (any Error) -> Void)?,
+        onCompleted: (@Sendable () -> Void)?
+    ) {
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        super.init(stage: { unsafeDowncast($0, to: SubscriberStage.self).receive($1) }, next: onNext)
+    }
+
+    @inlinable
+    final func receive(_ event: Event<Value>) {
+        switch event {
+        case .next(let value): onNext?(value)
+        case .error(let error): onError?(error)
+        case .completed: onCompleted?()
+        }
+    }
 }

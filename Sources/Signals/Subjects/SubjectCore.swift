@@ -87,9 +87,12 @@ final class SubjectCore<Value>: @unchecked Sendable {
                 observers.append(observer)
             }
         case .remove(let observer):
-            if let index = observers.firstIndex(where: { $0 === observer }) {
-                observers.remove(at: index)
-            }
+            // A plain index loop: `firstIndex(where:)`, reached unspecialized
+            // through the `Removal` witness, allocated a coroutine frame for
+            // its element reads on every dispose.
+            var index = observers.startIndex
+            while index < observers.endIndex, observers[index] !== observer { index += 1 }
+            if index < observers.endIndex { observers.remove(at: index) }
         }
     }
 }

@@ -78,12 +78,21 @@ package enum FileSystem {
         }
     }
 
+    /// Calls `body` with each name in `directory` as `readdir` gives it
+    /// (bytes without the NUL, which follows them in the buffer; without
+    /// `.` and `..`) and its `d_type`. False when the directory cannot be opened.
+    package static func forEachName(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Bool {
+        let descriptor = directory.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        return forEachEntry(of: descriptor) { name, type, _ in body(name, type) }
+    }
+
     /// Reads the directory open at `descriptor` (which it takes over and
     /// closes; it stays open while `body` runs, for `fstatat` relative to
     /// it) and calls `body` with each entry's name (NUL-terminated where
     /// it lies, valid only during the call), `d_type` and inode, without
     /// `.` and `..`. False when the descriptor is not a readable directory.
-    /// The one `readdir` loop of the watcher.
+    /// The one `readdir` loop.
     static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
@@ -102,36 +111,15 @@ package enum FileSystem {
     /// Where `d_name` sits in a `dirent`.
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
-    /// The contents of a small text file, or nil (ignore files: their
-    /// text is decoded leniently, as what it holds are patterns).
+    /// The text of a small regular file (a `/proc` entry, an ignore
+    /// file: what it holds is decoded leniently), or nil.
     static func read(_ path: FilePath, limit: Int = 1 << 20) -> String? {
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        readBytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The contents of a small file as bytes, or nil.
+    /// The bytes of a small regular file, or nil.
     static func readBytes(_ path: FilePath, limit: Int = 1 << 22) -> [UInt8]? {
-        let fd = path.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes.append(contentsOf: chunk[0..<count])
-        }
+        guard case .contents(let bytes) = readFile(path, limit: limit) else { return nil }
         return bytes
     }
 

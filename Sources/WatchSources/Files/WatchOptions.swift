@@ -107,10 +107,11 @@ public struct WatchOptions: Sendable, Hashable {
             _ = try Glob(pattern)
         }
         for path in ignoreFiles + filterFiles {
-            switch RuleFileReader.read(FilePath(path)) {
+            let read = FileSystem.readFile(FilePath(path), limit: PathFilter.ruleFileLimit)
+            switch read {
             case .contents(let bytes): _ = try IgnoreFile.globs(bytes, path: FileSystem.absolute(FilePath(path)))
             case .missing: throw FileWatchError(.badRuleFile(path: FilePath(path), problem: "no such file"))
-            case .skipped(let why): throw FileWatchError(.badRuleFile(path: FilePath(path), problem: why))
+            case .notRegular, .tooLarge, .failed: throw FileWatchError(.badRuleFile(path: FilePath(path), problem: read.reason))
             }
         }
         return self

@@ -65,7 +65,7 @@ enum GitConfiguration {
     /// The last value of `section.key` in the config file `path` and the
     /// files it includes.
     private static func lastValue(section: String, key: String, in path: FilePath, environment: Environment, depth: Int) -> String? {
-        guard depth < 10, case .contents(let bytes) = RuleFileReader.read(path) else { return nil }
+        guard depth < 10, case .contents(let bytes) = FileSystem.readFile(path, limit: PathFilter.ruleFileLimit) else { return nil }
         var value: String? = nil
         for entry in entries(bytes) {
             if entry.section == section, entry.key == key {

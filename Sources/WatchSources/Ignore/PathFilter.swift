@@ -198,17 +198,21 @@ struct PathFilter: Sendable {
         }
     }
 
+    /// The largest ignore or git configuration file read (1 MiB).
+    static let ruleFileLimit = 1 << 20
+
     /// The bytes of a rule file; nil when it is missing or skipped (with one warning).
     private static func readRuleFile(_ path: FilePath, followSymlinks: Bool) -> [UInt8]? {
-        switch RuleFileReader.read(path, followSymlinks: followSymlinks) {
+        let read = FileSystem.readFile(path, limit: Self.ruleFileLimit, followSymlinks: followSymlinks)
+        switch read {
         case .contents(let bytes):
             WatchNotices.clearWarning(about: path)
             return bytes
         case .missing:
             WatchNotices.clearWarning(about: path)
             return nil
-        case .skipped(let why):
-            WatchNotices.warnOnce(about: path, "ignore file \(Quoted.path(path)) skipped: \(why)")
+        case .notRegular, .tooLarge, .failed:
+            WatchNotices.warnOnce(about: path, "ignore file \(Quoted.path(path)) skipped: \(read.reason)")
             return nil
         }
     }

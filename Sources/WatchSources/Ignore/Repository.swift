@@ -41,7 +41,7 @@ struct Repository: Sendable, Hashable {
             return git(top: directory, gitDirectory: dotGit)
         case .other:
             // `gitdir: <path>`, relative to the directory holding the file.
-            guard case .contents(let bytes) = RuleFileReader.read(dotGit),
+            guard case .contents(let bytes) = FileSystem.readFile(dotGit, limit: PathFilter.ruleFileLimit),
                   let target = pathLine(bytes, after: "gitdir:") else { break }
             return git(top: directory, gitDirectory: FileSystem.absolute(directory.pushing(target)))
         case .missing:
@@ -57,7 +57,7 @@ struct Repository: Sendable, Hashable {
     private static func git(top: FilePath, gitDirectory: FilePath) -> Repository {
         var common = gitDirectory
         // A linked worktree names the shared directory in `commondir`.
-        if case .contents(let bytes) = RuleFileReader.read(gitDirectory.appending("commondir")),
+        if case .contents(let bytes) = FileSystem.readFile(gitDirectory.appending("commondir"), limit: PathFilter.ruleFileLimit),
            let target = pathLine(bytes, after: "") {
             common = FileSystem.absolute(gitDirectory.pushing(target))
         }

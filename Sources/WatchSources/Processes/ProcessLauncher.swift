@@ -6,7 +6,19 @@ import SystemPackage
 /// Starts a command with `posix_spawn` as the leader of a new process group,
 /// standard input from `/dev/null` (a background group cannot read the
 /// terminal), and standard output and error on pipes when captured.
-enum ProcessLauncher {
+package enum ProcessLauncher {
+    /// Every signal, for `posix_spawnattr_setsigdefault`: a child starts
+    /// with each at its default. sigfillset leaves out glibc's internal
+    /// signals 32 and 33, which posix_spawn then sets to SIG_IGN in the
+    /// child, and SIG_IGN survives exec; their bits are set directly
+    /// (sigaddset refuses them). Bit n-1 of the first word is signal n.
+    package static func everySignal() -> sigset_t {
+        var signals = sigset_t()
+        sigfillset(&signals)
+        signals.__val.0 |= (1 << 31) | (1 << 32)
+        return signals
+    }
+
     /// A started child: its pid (= process group id) and the read ends of its
     /// output pipes (`-1` when output is not captured).
     struct Child {
@@ -113,13 +125,7 @@ enum ProcessLauncher {
         // Own process group (pgid = pid); every signal back to its default
         // (a supervisor ignores SIGTERM & co., and SIG_IGN survives exec);
         // nothing blocked.
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        // sigfillset leaves out glibc's internal signals 32 and 33, which
-        // posix_spawn then sets to SIG_IGN in the child, and SIG_IGN survives
-        // exec. Setting their bits directly (sigaddset refuses them) gets the
-        // child SIG_DFL there too. Bit n-1 of the first word is signal n.
-        everySignal.__val.0 |= (1 << 31) | (1 << 32)
+        var everySignal = Self.everySignal()
         var noSignal = sigset_t()
         sigemptyset(&noSignal)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))

@@ -33,20 +33,14 @@ enum ProcessTable {
 
     /// The process ids in `/proc`.
     private static func pids() -> [pid_t] {
-        guard let directory = opendir("/proc") else { return [] }
-        defer { closedir(directory) }
         var result: [pid_t] = []
-        while let item = readdir(directory) {
-            let pid = withUnsafeBytes(of: item.pointee.d_name) { raw -> pid_t? in
-                var value: pid_t = 0
-                for byte in raw {
-                    if byte == 0 { break }
-                    guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return nil }
-                    value = value * 10 + pid_t(byte - UInt8(ascii: "0"))
-                }
-                return value > 0 ? value : nil
+        _ = FileSystem.forEachName(in: "/proc") { name, _ in
+            var value: pid_t = 0
+            for byte in name {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return }
+                value = value * 10 + pid_t(byte - UInt8(ascii: "0"))
             }
-            if let pid { result.append(pid) }
+            if value > 0 { result.append(value) }
         }
         return result
     }

@@ -42,37 +42,14 @@ extension FileSystem {
     }
 
     /// The text of the regular file at `path` (a recipe, an env file,
-    /// a `/proc` entry). It is opened non-blocking and checked through the
-    /// open descriptor before it is read, so a FIFO, socket, device or
+    /// a `/proc` entry), read with `readFile`: a FIFO, socket, device or
     /// directory under that name is refused at once, never blocked on.
     static func read(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard fd >= 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw RWatchError("cannot read \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
-        if let kind = notRegular(info) { throw RWatchError("cannot read \(Quoted.path(path)): it is \(kind), not a regular file") }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count < 0 { throw RWatchError("cannot read \(Quoted.path(path)): \(Errno(rawValue: errno).description)") }
-            if count == 0 { break }
-            bytes += buffer[0..<count]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// What a file that is not a regular one is, for an error; nil for a regular file.
-    private static func notRegular(_ info: stat) -> String? {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return nil
-        case S_IFDIR: return "a directory"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR, S_IFBLK: return "a device"
-        default: return "a special file"
+        let read = readFile(FilePath(path), limit: 1 << 26)
+        switch read {
+        case .contents(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .notRegular: throw RWatchError("cannot read \(Quoted.path(path)): \(read.reason), not a regular file")
+        case .missing, .tooLarge, .failed: throw RWatchError("cannot read \(Quoted.path(path)): \(read.reason)")
         }
     }
 

@@ -48,11 +48,8 @@ struct RecipeChild {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var everySignal = sigset_t()
-        sigfillset(&everySignal)
-        // glibc's own signals 32 and 33 too (sigaddset refuses them), or
-        // posix_spawn leaves them ignored (as ProcessLauncher explains).
-        everySignal.__val.0 |= (1 << 31) | (1 << 32)
+        // glibc's own signals 32 and 33 included (see `everySignal()`).
+        var everySignal = ProcessLauncher.everySignal()
         posix_spawnattr_setsigdefault(&attributes, &everySignal)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
 

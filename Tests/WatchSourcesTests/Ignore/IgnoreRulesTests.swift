@@ -111,7 +111,7 @@ import Testing
     @Test func theManPageListsEveryDefaultIgnore() throws {
         let manPage = FilePath(#filePath).removingLastComponent().removingLastComponent().removingLastComponent()
             .removingLastComponent().appending("man/rwatch.1")
-        guard case .contents(let bytes) = RuleFileReader.read(manPage) else {
+        guard case .contents(let bytes) = FileSystem.readFile(manPage) else {
             Issue.record("cannot read \(manPage)")
             return
         }

@@ -37,4 +37,39 @@ import TestSupport
             #expect(eventually { groupIsGone(pgid) })
         }
     }
+
+    /// An exit asked for while a stop signal ends the process (rwatch's
+    /// main thread refusing a compile because it is ending, say) waits for
+    /// that end, so the status is the signal's, 143, never the 2 of the
+    /// refusal. The order that lost before the fix is forced: the stop
+    /// cleanup holds the end until the main thread is seen parked, or the
+    /// process has already exited (with 2, before the fix).
+    @Test func anExitAskedForWhileEndingKeepsTheSignalsStatus() throws {
+        let scratch = TemporaryDirectory()
+        defer { scratch.remove() }
+        let fifo = scratch.file("release")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let run = ProcessRecorder(ProcessSource.run([probePath, "exit-while-ending", fifo]))
+        #expect(eventually { run.stdout.last == "ready" })
+        let pid = try #require(run.pid)
+        kill(pid, SIGTERM)
+        #expect(eventually { run.stdout.last == "stopping" })
+        // The main thread (tid == pid) parked in pause(2) (syscall 34 on
+        // x86_64), or the process gone.
+        #expect(eventually { run.isFinished || mainThreadIsInPause(pid) })
+        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+        if writer >= 0 { close(writer) }
+        #expect(run.waitUntilFinished())
+        #expect(run.exit == .exited(128 + SIGTERM))
+    }
+
+    private func mainThreadIsInPause(_ pid: pid_t) -> Bool {
+        let fd = open("/proc/\(pid)/task/\(pid)/syscall", O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return false }
+        return buffer[..<count].split(separator: UInt8(ascii: " ")).first.map { String(decoding: $0, as: UTF8.self) } == "34"
+    }
 }

@@ -149,7 +149,8 @@ import TestSupport
     /// cache key); the compile after it is refused as rwatch is ending. That
     /// refusal raced the signal owner's exit (2 and an error line instead of
     /// 143 when the main thread won, seen under load); this checks the
-    /// outcome, it cannot force the losing order.
+    /// outcome end to end. `ProcessSupervisorTests.anExitAskedForWhile
+    /// EndingKeepsTheSignalsStatus` forces the losing order.
     @Test func sigtermBeforeTheCompileStartsExits143WithoutAnError() {
         let scratch = Scratch()
         defer { scratch.remove() }
