@@ -56,7 +56,11 @@ let package = Package(
         ),
         // Test helper only (not a product): a process running the supervisor,
         // for WatchSourcesTests to send SIGTERM to.
-        .executableTarget(name: "SupervisorProbe", dependencies: ["WatchSources", "Signals"], swiftSettings: strict),
+        .executableTarget(
+            name: "SupervisorProbe",
+            dependencies: ["WatchSources", "Signals", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
         // What every test target shares: waiting on a condition with a
         // deadline, temporary directories, marble diagrams on virtual time.
         .target(name: "TestSupport", dependencies: ["Signals"], path: "Tests/TestSupport", swiftSettings: strict),

@@ -8,10 +8,13 @@ import RecipeKit
 // command in NOTIFY (run with sh -c), else notify-send or a terminal bell.
 let recipe = Recipe("tail-errors", "follow logs, colour error/warn lines, notify at most once per 10 s while they come") {
     let logs: [FilePath] = Recipe.paths.isEmpty ? ["app.log"] : Recipe.paths
-    let errors = Tail.follow(logs).grep("error|warn").share()
-    let alerts = errors.throttle(.seconds(10))
+    // One chain: every line printed is one the throttle sees (two
+    // subscriptions to a shared follower could split its first lines).
     // A path is bytes: Quoted.escaped shows it on one line, whatever it holds.
-    errors.map { "\(Quoted.escaped($0.path)): \($0.text)" }.print(color: .red)
+    let alerts = Tail.follow(logs).grep("error|warn")
+        .map { "\(Quoted.escaped($0.path)): \($0.text)" }
+        .print(color: .red)
+        .throttle(.seconds(10))
     if let command = Recipe.environment("NOTIFY") {
         alerts.notify(["sh", "-c", command])
     } else {

@@ -89,3 +89,7 @@ int CGlibcShims_set_parent_death_signal(int sig) {
 int CGlibcShims_become_child_subreaper(void) {
     return prctl(PR_SET_CHILD_SUBREAPER, 1UL, 0UL, 0UL, 0UL);
 }
+
+int CGlibcShims_set_thread_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}

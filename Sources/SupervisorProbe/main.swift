@@ -14,9 +14,14 @@
 // end; meanwhile the main thread, told the stop began, asks to exit with 2
 // through `ProcessSupervisor.exit`. The exit status must still be the
 // signal's (143): an exit asked for while rwatch ends waits for that end.
+//
+// `SupervisorProbe inotify-kept DIR`: watches DIR, stops, waits until the
+// inotify reader thread has ended for want of clients, twice, saying each
+// time how many inotify fds the process holds ("watching N", "idle N").
 import Dispatch
 import Signals
 import WatchSources
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,6 +33,37 @@ func say(_ line: String) {
 }
 
 ProcessSupervisor.takeOverSignals()
+
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "inotify-kept" {
+    // Twice: watch the directory, stop, wait for the reader thread to end
+    // for want of clients; say how many inotify fds the process holds.
+    func count(in directory: FilePath, _ matches: (FilePath) -> Bool) -> Int {
+        var names: [FilePath] = []
+        _ = FileSystem.forEachName(in: directory) { name, _ in names.append(FilePath(bytes: name)) }
+        return names.filter { $0 != "." && $0 != ".." && matches(directory.pushing($0)) }.count
+    }
+    func inotifyDescriptors() -> Int {
+        count(in: "/proc/self/fd") { link in
+            var target = [CChar](repeating: 0, count: 64)
+            let length = link.withPlatformString { readlink($0, &target, target.count - 1) }
+            return length > 0 && String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify"
+        }
+    }
+    func readerRunning() -> Bool {
+        count(in: "/proc/self/task") { task in
+            guard case .contents(let bytes) = FileSystem.readFile(task.appending("comm")) else { return false }
+            return String(decoding: bytes, as: UTF8.self) == FileWatcher.readerThreadName + "\n"
+        } > 0
+    }
+    for _ in 1...2 {
+        let subscription = FileWatcher.watch([FilePath(CommandLine.arguments[2])]).subscribe { _ in }
+        say("watching \(inotifyDescriptors())")
+        subscription.dispose()
+        while readerRunning() { usleep(1_000) }
+        say("idle \(inotifyDescriptors())")
+    }
+    exit(0)
+}
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "exit-while-ending" {
     let fifo = CommandLine.arguments[2]

@@ -10,6 +10,10 @@
 /// pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically.
 int CGlibcShims_pipe2(int fds[_Nonnull 2], int flags);
 
+/// prctl(PR_SET_NAME) (variadic, so out of Swift's reach): names the
+/// calling thread (at most 15 bytes), as `top -H` shows it.
+int CGlibcShims_set_thread_name(const char *_Nonnull name);
+
 /// memmem(3): the first occurrence of `needle` in `haystack`, or NULL.
 void *_Nullable CGlibcShims_memmem(const void *_Nonnull haystack, size_t haystackLength,
                                    const void *_Nonnull needle, size_t needleLength);

@@ -4,13 +4,27 @@ extension Signal where Value: RunTrigger {
     /// status lines, and passes the values on. Put a `throttle` before it
     /// to notify at most once per interval. Completes with this signal.
     public func notify(_ arguments: [String]) -> Signal<Value> {
-        let shared = share()
+        let source = self
         let quiet = RunOptions(statusLines: false)
+        // One subscription: the notifier gets each value as it passes, so
+        // nothing can reach the pass-through and miss the notifier (two
+        // subscriptions to a shared source did: a value sent between them).
         return Signal { observer in
-            let subscriptions = CompositeDisposable()
-            subscriptions.add(shared.subscribe(observer))
-            subscriptions.add(shared.run(arguments, onBusy: .ignore, options: quiet).subscribe())
-            return subscriptions
+            let action = CommandAction<Value>(
+                arguments: arguments.map { CommandWord($0) }, policy: .ignore, options: quiet,
+                scheduler: QueueScheduler.recipe, observer: Observer { _ in }
+            )
+            let upstream = source.subscribe { event in
+                switch event {
+                case .next(let value): action.receive(value)
+                case .error, .completed: action.complete()
+                }
+                observer.send(event)
+            }
+            return ActionDisposable {
+                upstream.dispose()
+                action.dispose()
+            }
         }
     }
 }

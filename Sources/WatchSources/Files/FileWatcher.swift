@@ -6,6 +6,10 @@ import SystemPackage
 ///     FileWatcher.watch(["Sources"], options: .matching("**/*.swift"))
 ///         .subscribe(onNext: { print($0) })
 public enum FileWatcher {
+    /// The name of the thread that reads inotify for every watch of the
+    /// process, as `top -H` and `/proc/PID/task/*/comm` show it.
+    package static let readerThreadName = "rwatch-inotify"
+
     private struct Key: Hashable {
         var paths: [FilePath]
         var options: WatchOptions

@@ -16,12 +16,14 @@ import SystemPackage
 /// stores directories with one. Paths cross as C strings both ways and are
 /// never decoded: a name need not be UTF-8.
 enum InotifyLibrary {
-    /// Starts libinotifytools. Returns the inotify fd it reads from (found
+    /// Starts libinotifytools, or goes on with it when it is started
+    /// already. Returns the inotify fd it reads from (found
     /// through `/proc/self/fdinfo`), made non-blocking and close-on-exec, so
     /// the reader can poll it together with its wake-up fd and no child
     /// inherits it. Throws (with the library closed) when it cannot start
     /// or its fd cannot be found.
     static func start() throws(FileWatchError) -> Int32 {
+        if let current { return current }
         guard inotifytools_initialize() != 0 else {
             throw FileWatchError(.inotifyUnavailable(errno: Int32(inotifytools_error())))
         }
@@ -31,13 +33,21 @@ enum InotifyLibrary {
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        current = descriptor
         return descriptor
     }
 
     /// Removes every watch and closes the library's fd.
     static func stop() {
         inotifytools_cleanup()
+        current = nil
     }
+
+    /// The fd of the started library: it outlives a reader thread that
+    /// ends for want of clients, and the next one goes on with it. Only
+    /// the reader thread touches it, and one reader thread hands over to
+    /// the next under `InotifyReader`'s lock.
+    nonisolated(unsafe) private static var current: Int32?
 
     /// What adding a watch gave.
     enum Outcome {

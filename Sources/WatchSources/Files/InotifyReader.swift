@@ -154,7 +154,7 @@ final class InotifyReader: Sendable {
 
     private func spawn() {
         // The system's default stack: scanning a new tree recurses.
-        let started = DetachedThread.start(stackSize: nil) { [self] in
+        let started = DetachedThread.start(stackSize: nil, name: FileWatcher.readerThreadName) { [self] in
             let me = pthread_self()
             readerThread.store(me, ordering: .releasing)
             ReaderLoop(reader: self).run()

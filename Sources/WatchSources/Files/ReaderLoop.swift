@@ -72,7 +72,14 @@ final class ReaderLoop {
                 flush()
             }
             if clients.isEmpty {
-                stopLibrary()
+                // The inotify instance stays open, empty (one fd): closed,
+                // another process could take the last of the user's
+                // instances (`fs.inotify.max_user_instances`, 128 by
+                // default) and the next watch would be polled, and polling
+                // cannot see a same-size rewrite within one timestamp tick.
+                // Only a table with watches left over is closed, to start
+                // clean.
+                if table.count > 0 { stopLibrary() }
                 closeMountWatch()
                 reader.publish(watchCount: 0)
                 if reader.finishIfIdle() { return }

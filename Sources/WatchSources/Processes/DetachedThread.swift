@@ -1,3 +1,4 @@
+internal import CGlibcShims
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,11 +13,20 @@ package enum DetachedThread {
     }
 
     /// Runs `body` on a new thread with a stack of `stackSize` bytes (nil:
-    /// the system's default, for loops that recurse deeply). Returns false
-    /// if the system refused one.
+    /// the system's default, for loops that recurse deeply), named `name`
+    /// (at most 15 bytes; what `top -H` and `/proc/PID/task/*/comm` show).
+    /// Returns false if the system refused one.
     @discardableResult
-    package static func start(stackSize: Int? = 512 * 1024, _ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    package static func start(stackSize: Int? = 512 * 1024, name: String? = nil, _ body: @escaping @Sendable () -> Void) -> Bool {
+        var named = body
+        if let name {
+            let short = String(decoding: name.utf8.prefix(15), as: UTF8.self)
+            named = {
+                _ = CGlibcShims_set_thread_name(short)
+                body()
+            }
+        }
+        let context = Unmanaged.passRetained(Box(named)).toOpaque()
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }

@@ -7,14 +7,7 @@ import Glibc
 import TestSupport
 
 @Suite struct ProcessSupervisorTests {
-    /// The helper built beside the test bundle (Sources/SupervisorProbe).
-    private var probePath: String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let exe = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let directory = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return directory + "/SupervisorProbe"
-    }
+    private var probePath: String { ProbePath.supervisorProbe }
 
     @Test func sigtermToTheSupervisorStopsEveryChildGroupThenExits143() {
         let probe = probePath
