@@ -57,7 +57,11 @@ final class WatchClient: @unchecked Sendable {
         self.observer = observer
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+        watchBudget = WatchSeams.watchBudget(for: paths)
     }
+
+    /// Tests (`WatchSeams.limitWatches`): the most watches this client may hold.
+    let watchBudget: Int?
 
     /// Every directory this client holds a watch on, for whatever reason.
     var allHeld: Set<FilePath> { Set(watched).union(sentinels).union(ruleDirectories) }

@@ -53,7 +53,7 @@ struct WatchTable {
         throws(FileWatchError) -> Bool
     {
         if client.holds(directory, as: hold) { return true }
-        if let budget = client.options.watchBudget, client.watched.count >= budget {
+        if let budget = client.watchBudget, client.watched.count >= budget {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
         if var watch = watches[directory] {
