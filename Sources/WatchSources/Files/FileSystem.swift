@@ -51,37 +51,65 @@ package enum FileSystem {
     /// `readdir` gives.
     package static func entries(_ directory: FilePath) -> [Entry]? {
         var result: [Entry] = []
-        let opened = forEachName(in: directory) { name, type in
-            // The name is NUL-terminated in readdir's buffer: no copy first.
-            let component = name.baseAddress.flatMap { base in
-                base.withMemoryRebound(to: CChar.self, capacity: name.count + 1) { FilePath.Component(platformString: $0) }
+        let listed = forEachEntry(in: directory) { name, isDirectory in
+            if let component = name.withMemoryRebound(to: CChar.self, { FilePath.Component(platformString: $0.baseAddress!) }) {
+                result.append(Entry(name: component, isDirectory: isDirectory))
             }
-            guard let name = component, name.kind == .regular else { return }
+        }
+        return listed ? result : nil
+    }
+
+    /// Calls `body` with the name (NUL-terminated where it lies, valid
+    /// only during the call) and type of each entry of `directory`,
+    /// without `.` and `..`; symlinks count as files. False when it cannot
+    /// be opened. Builds nothing per entry: a caller that wants few of the
+    /// names pays for those only.
+    package static func forEachEntry(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, _ isDirectory: Bool) -> Void) -> Bool {
+        let descriptor = directory.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        return forEachEntry(of: descriptor) { name, type, _ in
             var isDirectory = type == UInt8(DT_DIR)
             if type == UInt8(DT_UNKNOWN) {
-                isDirectory = kind(directory.appending(name)) == .directory
+                var info = stat()
+                isDirectory = name.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) } == 0
+                    && info.st_mode & S_IFMT == S_IFDIR
             }
-            result.append(Entry(name: name, isDirectory: isDirectory))
+            body(name, isDirectory)
         }
-        return opened ? result : nil
     }
 
     /// Calls `body` with each name in `directory` as `readdir` gives it
-    /// (bytes without the NUL, which follows them in the buffer; `.` and
-    /// `..` included) and its `d_type`: the one `readdir` loop. False when the directory cannot be opened.
+    /// (bytes without the NUL, which follows them in the buffer; without
+    /// `.` and `..`) and its `d_type`. False when the directory cannot be opened.
     package static func forEachName(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, UInt8) -> Void) -> Bool {
-        guard let handle = directory.withPlatformString({ opendir($0) }) else { return false }
-        defer { closedir(handle) }
-        while let entry = readdir(handle) {
-            let type = entry.pointee.d_type
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = raw.bindMemory(to: UInt8.self)
-                let length = bytes.firstIndex(of: 0) ?? bytes.count
-                body(UnsafeBufferPointer(rebasing: bytes[..<length]), type)
-            }
+        let descriptor = directory.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { return false }
+        return forEachEntry(of: descriptor) { name, type, _ in body(name, type) }
+    }
+
+    /// Reads the directory open at `descriptor` (which it takes over and
+    /// closes; it stays open while `body` runs, for `fstatat` relative to
+    /// it) and calls `body` with each entry's name (NUL-terminated where
+    /// it lies, valid only during the call), `d_type` and inode, without
+    /// `.` and `..`. False when the descriptor is not a readable directory.
+    /// The one `readdir` loop.
+    static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
+        guard let stream = fdopendir(descriptor) else {
+            close(descriptor)
+            return false
+        }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let start = UnsafeRawPointer(entry) + nameOffset
+            let name = UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: strlen(start.assumingMemoryBound(to: CChar.self)))
+            if name.count <= 2, name.allSatisfy({ $0 == UInt8(ascii: ".") }) { continue }
+            body(name, entry.pointee.d_type, UInt64(entry.pointee.d_ino))
         }
         return true
     }
+
+    /// Where `d_name` sits in a `dirent`.
+    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The text of a small regular file (a `/proc` entry, an ignore
     /// file: what it holds is decoded leniently), or nil.

@@ -44,10 +44,14 @@ struct PathDictionary<Value>: Sequence {
 
 /// A set of paths (through `PathKey`), used like `Set<FilePath>`; a
 /// removal from an empty set hashes nothing.
-struct PathSet {
+struct PathSet: Sequence {
     private var storage: Set<PathKey> = []
 
     init() {}
+
+    func makeIterator() -> some IteratorProtocol<FilePath> {
+        storage.lazy.map(\.path).makeIterator()
+    }
 
     var count: Int { storage.count }
     var isEmpty: Bool { storage.isEmpty }

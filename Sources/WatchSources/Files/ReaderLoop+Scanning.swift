@@ -31,12 +31,26 @@ extension ReaderLoop {
                     interval: client.options.backend.pollInterval, reason: .watchLimit(limit))))
                 continue
             }
-            guard let entries = FileSystem.entries(directory) else { continue }
-            client.roots[index].filter.loadDirectory(relativePath, at: directory, names: entries.map(\.name))
+            // Names become paths only for what is kept: directories, and
+            // files when the walk reports them (arming a large tree lists
+            // ten files for every directory, and reports none).
+            var entries: [FileSystem.Entry] = []
+            var hasRuleFile = false
+            let keepsFiles = mode.reportsFiles
+            let listed = FileSystem.forEachEntry(in: directory) { name, isDirectory in
+                if !hasRuleFile, PathFilter.isRuleFileName(name) { hasRuleFile = true }
+                guard isDirectory || keepsFiles, let component = name.withMemoryRebound(to: CChar.self, {
+                    FilePath.Component(platformString: $0.baseAddress!)
+                }) else { return }
+                entries.append(FileSystem.Entry(name: component, isDirectory: isDirectory))
+            }
+            guard listed else { continue }
+            client.roots[index].filter.loadDirectory(relativePath, at: directory, hasRuleFile: hasRuleFile)
+            // One copy of the filter per directory, none per name.
+            let filter = client.roots[index].filter
             for entry in entries {
                 let path = FileSystem.join(directory, entry.name)
                 let childRelative = relativePath.appending(entry.name)
-                let filter = client.roots[index].filter
                 if entry.isDirectory, filter.watchesDirectory(childRelative) {
                     stack.append((path, childRelative))
                 }

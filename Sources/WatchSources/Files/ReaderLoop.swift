@@ -27,6 +27,13 @@ final class ReaderLoop {
             if case .reportAll = self { return true }
             return false
         }
+
+        /// Whether the walk looks at files at all (a silent one only
+        /// descends into directories).
+        var reportsFiles: Bool {
+            if case .silent = self { return false }
+            return true
+        }
     }
 
     let reader: InotifyReader

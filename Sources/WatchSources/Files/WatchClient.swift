@@ -30,7 +30,7 @@ final class WatchClient: @unchecked Sendable {
     /// Receives one array per read of the kernel queue (`flush()`).
     let observer: Observer<[FileEvent]>
     /// Directories this client holds a watch reference on.
-    var watched: Set<FilePath> = []
+    var watched = PathSet()
     /// Directories watched only to notice a deleted root coming back.
     var sentinels: Set<FilePath> = []
     /// Directories outside the trees watched for the rule files they hold.
@@ -57,10 +57,14 @@ final class WatchClient: @unchecked Sendable {
         self.observer = observer
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+        watchBudget = WatchSeams.watchBudget(for: paths)
     }
 
+    /// Tests (`WatchSeams.limitWatches`): the most watches this client may hold.
+    let watchBudget: Int?
+
     /// Every directory this client holds a watch on, for whatever reason.
-    var allHeld: Set<FilePath> { watched.union(sentinels).union(ruleDirectories) }
+    var allHeld: Set<FilePath> { Set(watched).union(sentinels).union(ruleDirectories) }
 
     func holds(_ directory: FilePath, as hold: WatchTable.Hold) -> Bool {
         switch hold {

@@ -40,9 +40,6 @@ public struct WatchOptions: Sendable, Hashable {
     public var filterFiles: [String]
     /// The kinds of change reported; an `overflow` always is.
     public var kinds: Set<FileEvent.Kind>
-    /// Tests only: pretend `fs.inotify.max_user_watches` allows this many
-    /// watches for this watch, to exercise the limit error without root.
-    var watchBudget: Int? = nil
     /// Report what the roots hold when the watch starts, as `created`, from
     /// the reader thread before any later change (each subscription then
     /// has its own registration).

@@ -16,6 +16,27 @@ enum WatchSeams {
         beforeWatching.withLock { $0[directory] = action }
     }
 
+    /// Watch budgets by root, for `limitWatches(of:to:)`.
+    private static let watchBudgets = Locked<[FilePath: Int]>([:])
+
+    /// Tests: a subscription watching `root` acts as if
+    /// `fs.inotify.max_user_watches` allowed it only `budget` watches, to
+    /// exercise running out of watches without root. Keyed by the root, so
+    /// that tests running in parallel never see each other's.
+    package static func limitWatches(of root: FilePath, to budget: Int) {
+        watchBudgets.withLock { $0[FileSystem.absolute(root)] = budget }
+    }
+
+    /// The budget a test set for one of `roots`, if any (read once per subscription).
+    static func watchBudget(for roots: [FilePath]) -> Int? {
+        watchBudgets.withLock { budgets in
+            for root in roots where !budgets.isEmpty {
+                if let budget = budgets[root] { return budget }
+            }
+            return nil
+        }
+    }
+
     /// Called by the reader just before it watches `directory`.
     static func willWatch(_ directory: FilePath) {
         guard let action = beforeWatching.withLock({ $0.removeValue(forKey: directory) }) else { return }

@@ -53,15 +53,18 @@ struct WatchTable {
         throws(FileWatchError) -> Bool
     {
         if client.holds(directory, as: hold) { return true }
-        if let budget = client.options.watchBudget, client.watched.count >= budget {
+        if let budget = client.watchBudget, client.watched.count >= budget {
             throw FileWatchError(.watchLimit(path: directory, limit: budget))
         }
-        if watches[directory] == nil {
+        if var watch = watches[directory] {
+            watch.holders += 1
+            watches[directory] = watch
+        } else {
             guard let descriptor else { throw FileWatchError(.inotifyUnavailable(errno: EBADF)) }
             WatchSeams.willWatch(directory)
             switch InotifyLibrary.watch(directory, descriptor: descriptor) {
             case .watching(let wd):
-                watches[directory] = Watch(wd: wd, holders: 0)
+                watches[directory] = Watch(wd: wd, holders: 1)
             case .failed(let code) where code == ENOSPC:
                 throw FileWatchError(.watchLimit(path: directory, limit: InotifyLibrary.maxUserWatches))
             case .failed(let code):
@@ -69,7 +72,6 @@ struct WatchTable {
                 return false
             }
         }
-        watches[directory]!.holders += 1
         client.insert(directory, as: hold)
         return true
     }

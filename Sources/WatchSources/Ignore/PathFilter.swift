@@ -101,12 +101,13 @@ struct PathFilter: Sendable {
     }
 
     /// Reads the `.gitignore` and `.ignore` of the tree directory at
-    /// `relative` (absolute `directory`), when `names` (its entries, if
-    /// known) has them; forgets what the directory had before.
-    mutating func loadDirectory(_ relative: FilePath, at directory: FilePath, names: [FilePath.Component]? = nil) {
+    /// `relative` (absolute `directory`), unless its listing (when known)
+    /// has neither (`hasRuleFile` false) and it had none before; forgets
+    /// what the directory had before.
+    mutating func loadDirectory(_ relative: FilePath, at directory: FilePath, hasRuleFile: Bool? = nil) {
         guard readsGitignores || readsDotIgnores else { return }
         let key = topRelative(relative)
-        if let names, !names.contains(where: PathFilter.isRuleFileName), git.files(in: key).isEmpty { return }
+        if hasRuleFile == false, git.files(in: key).isEmpty { return }
         git.setFiles(readDirectoryFiles(directory), in: key)
     }
 
@@ -159,6 +160,11 @@ struct PathFilter: Sendable {
     /// Whether `name` is a per-directory rule file.
     static func isRuleFileName(_ name: FilePath.Component) -> Bool {
         name == gitignoreName || name == ignoreName
+    }
+
+    /// Whether the name given as bytes (from a listing) is a per-directory rule file.
+    static func isRuleFileName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        name.elementsEqual(".gitignore".utf8) || name.elementsEqual(".ignore".utf8)
     }
 
     private mutating func readExcludeFiles() {

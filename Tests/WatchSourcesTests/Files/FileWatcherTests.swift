@@ -143,8 +143,8 @@ import TestSupport
         defer { dir.remove() }
         for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name)) }
         // Only with inotify forced: `.auto` polls what finds no watch.
-        var options = WatchOptions(backend: .inotify)
-        options.watchBudget = 2
+        let options = WatchOptions(backend: .inotify)
+        WatchSeams.limitWatches(of: FilePath(dir.path), to: 2)
         let (recorder, subscription) = record([dir.path], options: options)
         defer { subscription.dispose() }
         let error = recorder.failure.withLock { $0 }
@@ -161,8 +161,8 @@ import TestSupport
             if notice.isWarning, notice.path.string.hasPrefix(dir.path) { warnings.withLock { $0.append(notice) } }
         })
         defer { notices.dispose() }
-        var options = WatchOptions()
-        options.watchBudget = 3
+        let options = WatchOptions()
+        WatchSeams.limitWatches(of: FilePath(dir.path), to: 3)
         let (recorder, subscription) = record([dir.path], options: options)
         defer { subscription.dispose() }
         #expect(recorder.failure.withLock { $0 } == nil)

@@ -13,9 +13,6 @@ import SystemPackage
 /// paired (`PollChanges`). Ignored names are kept by name, never `stat`-ed,
 /// and ignored directories are never entered.
 extension PollJob {
-    /// Where `d_name` sits in a `dirent`.
-    private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
-
     /// Scans `item`, queueing the directories below it on `stack`. False
     /// when the directory could not be opened (gone, or no longer one).
     ///
@@ -48,18 +45,10 @@ extension PollJob {
             scan.finish(&changes, &stack)
             return true
         }
-        guard let stream = fdopendir(descriptor) else {
-            close(descriptor)
-            return false
+        let listed = FileSystem.forEachEntry(of: descriptor) { name, type, inode in
+            scan.visit(UnsafeRawBufferPointer(name), type: type, inode: inode)
         }
-        defer { closedir(stream) }
-        while let raw = readdir(stream) {
-            let name = UnsafeRawPointer(raw) + PollJob.nameOffset
-            let length = strlen(name.assumingMemoryBound(to: CChar.self))
-            let bytes = UnsafeRawBufferPointer(start: name, count: length)
-            if bytes.count <= 2, bytes.allSatisfy({ $0 == UInt8(ascii: ".") }) { continue }
-            scan.visit(bytes, type: raw.pointee.d_type, inode: UInt64(raw.pointee.d_ino))
-        }
+        guard listed else { return false }
         scan.finish(&changes, &stack)
         return true
     }
