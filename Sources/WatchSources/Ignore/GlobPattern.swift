@@ -140,31 +140,67 @@ struct GlobPattern: Sendable, Hashable {
             case .tokens(let tokens): return Self.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]), unicode: unicode)
             }
         }
-        return match(segment: 0, from: 0, end: end, in: path)
+        // With two `**` or more, the same (segment, position) is reached
+        // along many splits: remembering the ones that failed keeps the
+        // match polynomial (`**/**/…/**/x` in a hostile ignore file took
+        // exponential time). One `**` needs no memory and allocates none.
+        var failed = Failures(segments: segments.count, end: end, needed: globstarCount > 1)
+        return match(segment: 0, from: 0, end: end, in: path, failed: &failed)
     }
 
-    private func match(segment index: Int, from start: Int, end: Int, in path: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// The (segment, position) pairs known not to match.
+    private struct Failures {
+        private var seen: [Bool]
+        private let width: Int
+
+        init(segments: Int, end: Int, needed: Bool) {
+            width = end + 1
+            seen = needed ? [Bool](repeating: false, count: (segments + 1) * (end + 1)) : []
+        }
+
+        func contains(_ index: Int, _ position: Int) -> Bool {
+            !seen.isEmpty && seen[index * width + position]
+        }
+
+        mutating func insert(_ index: Int, _ position: Int) {
+            if !seen.isEmpty { seen[index * width + position] = true }
+        }
+    }
+
+    private func match(
+        segment index: Int, from start: Int, end: Int, in path: UnsafeBufferPointer<UInt8>, failed: inout Failures
+    ) -> Bool {
         let slash = UInt8(ascii: "/")
         var position = start
         while position < end, path[position] == slash { position += 1 }
         guard index < segments.count else { return position >= end }
         switch segments[index] {
         case .globstar:
+            if failed.contains(index, position) { return false }
             let needsOne = trailingGlobstarNeedsComponent && index > 0 && index == segments.count - 1
-            if !needsOne, match(segment: index + 1, from: position, end: end, in: path) { return true }
+            if !needsOne, match(segment: index + 1, from: position, end: end, in: path, failed: &failed) { return true }
             var next = position
             while next < end {
                 while next < end, path[next] != slash { next += 1 }
-                if match(segment: index + 1, from: next, end: end, in: path) { return true }
+                if match(segment: index + 1, from: next, end: end, in: path, failed: &failed) { return true }
                 while next < end, path[next] == slash { next += 1 }
             }
+            failed.insert(index, position)
             return false
         case .tokens(let tokens):
             guard position < end else { return false }
             var componentEnd = position
             while componentEnd < end, path[componentEnd] != slash { componentEnd += 1 }
             guard Self.match(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd]), unicode: unicode) else { return false }
-            return match(segment: index + 1, from: componentEnd, end: end, in: path)
+            return match(segment: index + 1, from: componentEnd, end: end, in: path, failed: &failed)
+        }
+    }
+
+    /// How many `**` segments the pattern has.
+    private var globstarCount: Int {
+        segments.reduce(0) { count, segment in
+            if case .globstar = segment { return count + 1 }
+            return count
         }
     }
 

@@ -71,6 +71,16 @@ import Testing
         #expect(!error.description.contains("\n"))
     }
 
+    /// Many `**` (a hostile ignore file, found by the FuzzGitignore
+    /// harness) match in polynomial time: before, every way of splitting
+    /// the path between them was tried, and this did not finish.
+    @Test(.timeLimit(.minutes(1))) func manyGlobstarsMatchInPolynomialTime() throws {
+        let pattern = "a/" + String(repeating: "**/", count: 24) + "z"
+        let path = "a/" + String(repeating: "b/", count: 40) + "y"
+        #expect(try !Glob(pattern).matches(path))
+        #expect(try Glob(pattern).matches("a/" + String(repeating: "b/", count: 40) + "z"))
+    }
+
     @Test func aTrailingSlashMatchesDirectoriesOnly() throws {
         let glob = try Glob("build/")
         #expect(glob.matches("build", isDirectory: true))
