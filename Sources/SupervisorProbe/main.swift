@@ -46,13 +46,13 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "inotify-kept" 
         count(in: "/proc/self/fd") { link in
             var target = [CChar](repeating: 0, count: 64)
             let length = link.withPlatformString { readlink($0, &target, target.count - 1) }
-            return length > 0 && String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) == "anon_inode:inotify"
+            return length > 0 && target[..<length].map { UInt8(bitPattern: $0) } == Array("anon_inode:inotify".utf8)
         }
     }
     func readerRunning() -> Bool {
         count(in: "/proc/self/task") { task in
             guard case .contents(let bytes) = FileSystem.readFile(task.appending("comm")) else { return false }
-            return String(decoding: bytes, as: UTF8.self) == FileWatcher.readerThreadName + "\n"
+            return bytes == Array((FileWatcher.readerThreadName + "\n").utf8)
         } > 0
     }
     for _ in 1...2 {

@@ -26,6 +26,9 @@ struct GlobPattern: Sendable, Hashable {
     let trailingGlobstarNeedsComponent: Bool
     /// `?` and `[…]` take whole UTF-8 characters (rwatch) or single bytes (gitignore).
     let unicode: Bool
+    /// How many `**` segments the pattern has (two or more: matching
+    /// remembers failures).
+    private let globstarCount: Int
 
     enum Problem: Error {
         case empty
@@ -107,6 +110,7 @@ struct GlobPattern: Sendable, Hashable {
         }
         endSegment()
         self.segments = segments
+        self.globstarCount = segments.count { if case .globstar = $0 { true } else { false } }
         self.matchesName = !anchored && segments.count == 1
         self.directoryOnly = directoryOnly
         self.trailingGlobstarNeedsComponent = syntax == .gitignore
@@ -196,13 +200,7 @@ struct GlobPattern: Sendable, Hashable {
         }
     }
 
-    /// How many `**` segments the pattern has.
-    private var globstarCount: Int {
-        segments.reduce(0) { count, segment in
-            if case .globstar = segment { return count + 1 }
-            return count
-        }
-    }
+
 
     /// Wildcard match of one component, backtracking to the last `*`.
     static func match(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>, unicode: Bool) -> Bool {
