@@ -41,9 +41,15 @@ package enum FileSystem {
     /// Seconds on the monotonic clock: for deadlines and timeouts, which a
     /// wall clock set back or forward would stretch or cut.
     static func monotonicNow() -> Double {
+        Double(monotonicNanoseconds()) / 1e9
+    }
+
+    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`): the one
+    /// reading behind every deadline of the watcher, poller and tail.
+    static func monotonicNanoseconds() -> UInt64 {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
     /// The entries of `directory` (without `.` and `..`); symlinks count as

@@ -30,30 +30,18 @@ final class InotifyReader: Sendable {
         case barrier(DispatchSemaphore)
     }
 
-    private struct State {
-        var commands: [Command] = []
-        var running = false
-    }
-
     /// The process's reader.
     static let shared = InotifyReader()
 
-    private let state = Locked(State())
+    /// Commands for the reader thread, which it starts when needed.
+    private let inbox = CommandInbox<Command>(owner: "inotify reader")
     private let nextID = Atomic<Int>(1)
     private let readerThread = Atomic<UInt>(0)
     private let watches = Atomic<Int>(0)
-    /// Wakes the reader's poll when a command arrives.
-    private let wake: WakePipe
     /// The descriptor the reader polls for commands.
-    var wakeFD: Int32 { wake.readEnd }
+    var wakeFD: Int32 { inbox.wakeFD }
 
-    private init() {
-        do throws(GNUFunctions.PipeFailure) {
-            wake = try WakePipe()
-        } catch {
-            preconditionFailure("rwatch: cannot create the reader's wake-up pipe (error \(error.errno))")
-        }
-    }
+    private init() {}
 
     /// A fresh client id.
     func makeID() -> Int { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
@@ -62,7 +50,7 @@ final class InotifyReader: Sendable {
     var watchCount: Int { watches.load(ordering: .relaxed) }
 
     /// Whether the reader thread is alive.
-    var isRunning: Bool { state.withLock { $0.running } }
+    var isRunning: Bool { inbox.isRunning }
 
     /// Registers `client` and, unless called from the reader thread itself
     /// (a subscription made inside an event handler), waits until its
@@ -114,39 +102,17 @@ final class InotifyReader: Sendable {
     }
 
     private func submit(_ command: Command) {
-        let start = state.withLock { state -> Bool in
-            state.commands.append(command)
-            if state.running { return false }
-            state.running = true
-            return true
-        }
-        if start {
-            spawn()
-        } else {
-            wake.wake()
-        }
+        inbox.submit(command, start: spawn)
     }
 
     // MARK: Reader thread side
 
     /// The pending commands; clears the wake-up fd.
-    func takeCommands() -> [Command] {
-        wake.drain()
-        return state.withLock { state in
-            defer { state.commands.removeAll() }
-            return state.commands
-        }
-    }
+    func takeCommands() -> [Command] { inbox.take() }
 
     /// Called with no clients left and the library closed: stops the thread
     /// unless commands arrived meanwhile.
-    func finishIfIdle() -> Bool {
-        state.withLock { state in
-            guard state.commands.isEmpty else { return false }
-            state.running = false
-            return true
-        }
-    }
+    func finishIfIdle() -> Bool { inbox.finishIfIdle() }
 
     func publish(watchCount: Int) {
         watches.store(watchCount, ordering: .relaxed)

@@ -224,9 +224,7 @@ final class TailFollower: @unchecked Sendable {
 
     /// CLOCK_MONOTONIC in milliseconds.
     private static func milliseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+        Int64(FileSystem.monotonicNanoseconds() / 1_000_000)
     }
 
     /// Reads what is new under one name and follows it to a new file if

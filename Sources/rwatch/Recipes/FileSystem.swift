@@ -5,15 +5,9 @@ import SystemPackage
 /// The file-system calls rwatch's CLI adds to the watcher's, with Swift
 /// types.
 extension FileSystem {
-    static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
-    }
+    static func exists(_ path: String) -> Bool { exists(FilePath(path)) }
 
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
+    static func isDirectory(_ path: String) -> Bool { isDirectory(FilePath(path)) }
 
     /// True for a regular file (after symlinks): not a FIFO, socket,
     /// device or directory, which rwatch must never open and block on.

@@ -19,37 +19,18 @@ final class PollScanner: Sendable {
         case inspect(@Sendable (Set<PollTree.Identity>) -> Void)
     }
 
-    private struct State {
-        var commands: [Command] = []
-        var running = false
-    }
-
     /// The process's poller.
     static let shared = PollScanner()
 
-    private let state = Locked(State())
-    private let wake: WakePipe
+    /// Commands for the poll thread, which it starts when needed.
+    private let inbox = CommandInbox<Command>(owner: "poller")
 
-    private init() {
-        do {
-            wake = try WakePipe()
-        } catch {
-            fatalError("rwatch: cannot create the poller's wake-up pipe (errno \(error.errno))")
-        }
-    }
+    private init() {}
 
     func submit(_ command: Command) {
-        let start = state.withLock { state -> Bool in
-            state.commands.append(command)
-            if state.running { return false }
-            state.running = true
-            return true
-        }
-        if start {
+        inbox.submit(command) {
             let started = DetachedThread.start { PollLoop(scanner: self).run() }
             precondition(started, "rwatch: cannot start the polling thread")
-        } else {
-            wake.wake()
         }
     }
 
@@ -77,24 +58,12 @@ final class PollScanner: Sendable {
 
     // MARK: Poll thread side
 
-    fileprivate var wakeFD: Int32 { wake.readEnd }
+    fileprivate var wakeFD: Int32 { inbox.wakeFD }
 
-    fileprivate func takeCommands() -> [Command] {
-        wake.drain()
-        return state.withLock { state in
-            defer { state.commands.removeAll() }
-            return state.commands
-        }
-    }
+    fileprivate func takeCommands() -> [Command] { inbox.take() }
 
     /// With no jobs left: stops the thread unless commands arrived meanwhile.
-    fileprivate func finishIfIdle() -> Bool {
-        state.withLock { state in
-            guard state.commands.isEmpty else { return false }
-            state.running = false
-            return true
-        }
-    }
+    fileprivate func finishIfIdle() -> Bool { inbox.finishIfIdle() }
 }
 
 /// The poll thread's loop: runs each job's pass when it is due. A pass
@@ -172,9 +141,5 @@ private final class PollLoop {
         }
     }
 
-    static func monotonicNow() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
+    static func monotonicNow() -> UInt64 { FileSystem.monotonicNanoseconds() }
 }
