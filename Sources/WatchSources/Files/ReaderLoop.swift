@@ -259,12 +259,35 @@ final class ReaderLoop {
         return ready < 0 || fds[0].revents != 0
     }
 
-    /// Reads and handles every record queued on the inotify fd.
+    /// How long (ms) a rename's `IN_MOVED_FROM` waits for its `IN_MOVED_TO`
+    /// once the queue is empty. The kernel queues the two halves one after
+    /// the other inside one `rename(2)`, but not atomically (inotify(7)): a
+    /// reader woken by the first can read it alone while the renaming
+    /// thread (or its virtual CPU) is held up between the two. Taken for a
+    /// move out of the tree, such a rename split an editor's save in two
+    /// runs (JetBrains' safe write, vim's backup rename). Costs a move that
+    /// really leaves the tree this much latency; nothing else waits.
+    static let moveHalfGrace: Int32 = 100
+
+    /// Reads and handles every record queued on the inotify fd. A rename
+    /// half read without its other half is resolved only once the queue
+    /// has stayed empty for `moveHalfGrace` milliseconds.
     func drain() {
         if let descriptor = table.descriptor {
+            // At most one grace per drain, however many records trickle in.
+            var graceEnds: UInt64? = nil
             while true {
                 let records = InotifyLibrary.read(descriptor, into: readBuffer)
-                if records.isEmpty { break }
+                if records.isEmpty {
+                    guard !pendingMoves.isEmpty else { break }
+                    let now = FileSystem.monotonicNanoseconds()
+                    let ends = graceEnds ?? now + UInt64(Self.moveHalfGrace) * 1_000_000
+                    graceEnds = ends
+                    guard ends > now else { break }
+                    var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+                    if poll(&fds, 1, Int32((ends - now + 999_999) / 1_000_000)) > 0 { continue }
+                    break
+                }
                 for record in records {
                     handle(record)
                     flush()
