@@ -52,6 +52,8 @@ final class ReaderLoop {
     /// mount: it polls with `POLLPRI` when a mount comes or goes.
     var mountWatch: Int32 = -1
     var mountsMoved = false
+    /// `WatchSeams.readRenameHalvesApart`: the next read is to come back empty.
+    var emptyReadOwed = false
     /// Where records are read from the inotify fd.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
 
@@ -277,7 +279,7 @@ final class ReaderLoop {
             // At most one grace per drain, however many records trickle in.
             var graceEnds: UInt64? = nil
             while true {
-                let records = InotifyLibrary.read(descriptor, into: readBuffer)
+                let records = WatchSeams.readsApart ? readApart(descriptor) : InotifyLibrary.read(descriptor, into: readBuffer)
                 if records.isEmpty {
                     guard !pendingMoves.isEmpty else { break }
                     let now = FileSystem.monotonicNanoseconds()
@@ -299,6 +301,33 @@ final class ReaderLoop {
         flush()
         lastIdle = FileSystem.now()
         runPendingReplans()
+    }
+
+    /// Tests (`WatchSeams.readRenameHalvesApart`): reads one record, with
+    /// the smallest buffer that holds it (the kernel returns as many whole
+    /// records as fit, and `EINVAL` when not even one does); after an
+    /// `IN_MOVED_FROM` from a directory the seam names, the next call
+    /// returns nothing once.
+    func readApart(_ descriptor: Int32) -> [InotifyRecord] {
+        if emptyReadOwed {
+            emptyReadOwed = false
+            return []
+        }
+        let header = MemoryLayout<inotify_event>.size
+        var size = header + 16
+        while size <= readBuffer.count {
+            let records = InotifyLibrary.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: readBuffer[0..<size]))
+            if records.isEmpty, errno == EINVAL {
+                size += 16
+                continue
+            }
+            if let record = records.first, record.has(InotifyRecord.movedFrom),
+               let directory = InotifyLibrary.path(of: record.wd), WatchSeams.readsRenamesApart(in: directory) {
+                emptyReadOwed = true
+            }
+            return records
+        }
+        return []
     }
 
     func expireHeldEvents() {

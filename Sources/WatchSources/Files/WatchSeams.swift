@@ -1,4 +1,6 @@
+import Glibc
 import Signals
+import Synchronization
 import SystemPackage
 
 /// Moments of the reader thread at which a test can act, to provoke a race
@@ -35,6 +37,32 @@ enum WatchSeams {
             }
             return nil
         }
+    }
+
+    /// Directories whose renames a test wants read in two halves.
+    private static let renamesReadApart = Locked<Set<FilePath>>([])
+    /// Whether any test asked: the one look the read path makes.
+    private static let readingApart = Atomic<Bool>(false)
+
+    /// Tests: from now on the reader reads one record per `read(2)`, and
+    /// after an `IN_MOVED_FROM` from `directory` its next read comes back
+    /// empty once, as it does when the renaming thread has not yet queued
+    /// the `IN_MOVED_TO` (the kernel queues the halves separately). Other
+    /// directories' records are only read one at a time, not changed.
+    static func readRenameHalvesApart(in directory: FilePath, _ on: Bool = true) {
+        let any = renamesReadApart.withLock { directories in
+            if on { directories.insert(directory) } else { directories.remove(directory) }
+            return !directories.isEmpty
+        }
+        readingApart.store(any, ordering: .relaxed)
+    }
+
+    /// Whether the reader should read through `ReaderLoop.readApart`.
+    static var readsApart: Bool { readingApart.load(ordering: .relaxed) }
+
+    /// Whether rename halves in `directory` are to be read apart.
+    static func readsRenamesApart(in directory: FilePath) -> Bool {
+        renamesReadApart.withLock { $0.contains(directory) }
     }
 
     /// Called by the reader just before it watches `directory`.

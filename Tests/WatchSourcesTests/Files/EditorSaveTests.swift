@@ -166,6 +166,41 @@ import TestSupport
         #expect(withFile.first?.events.map(\.kind) == [.modified, .closedWrite])
     }
 
+    /// The kernel queues a rename's two halves one after the other, so the
+    /// reader can read the first alone; the seam makes it do so every time.
+    @Test(arguments: [EditorSave.jetBrains, .vimRename]) func aSaveWhoseRenameHalvesAreReadApartIsOneBatch(_ editor: EditorSave) {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("app.c")
+        Disk.write(file, "int x;\n")
+        let (batches, subscription) = recordBatches(dir.path)
+        defer { subscription.dispose() }
+        WatchSeams.readRenameHalvesApart(in: FilePath(dir.path))
+        defer { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) }
+        editor.save(file, "int x = 1;\n")
+        #expect(settleBatches(batches, in: dir, "zz-marker"))
+        let all = batches.withLock { $0 }
+        let withFile = all.filter { $0.paths.contains(FilePath(file)) }
+        #expect(withFile.count == 1, "\(editor): \(all)")
+        #expect(withFile.first?.kinds[FilePath(file)]?.contains(.modified) == true, "\(editor): \(all)")
+        #expect(!all.flatMap(\.events).contains { $0.kind == .movedFrom || $0.kind == .deleted }, "\(editor): \(all)")
+    }
+
+    @Test func aRenameWhoseHalvesAreReadApartIsOneMove() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        Disk.write(dir.at("old.txt"), "x\n")
+        let (batches, subscription) = recordBatches(dir.path)
+        defer { subscription.dispose() }
+        WatchSeams.readRenameHalvesApart(in: FilePath(dir.path))
+        defer { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) }
+        Disk.rename(dir.at("old.txt"), dir.at("new.txt"))
+        #expect(settleBatches(batches, in: dir, "zz-marker"))
+        let moves = batches.withLock { $0 }.filter { $0.paths.contains(FilePath(dir.at("old.txt"))) }
+        #expect(moves.count == 1)
+        #expect(moves.first?.events.map(\.kind) == [.movedFrom, .movedTo])
+    }
+
     @Test(arguments: EditorSave.allCases) func eachEditorsSaveIsOneBatchOfTheRealPath(_ editor: EditorSave) {
         let dir = TempDir()
         defer { dir.remove() }
