@@ -77,7 +77,7 @@ struct RecipeCompiler {
             material += "\(file) \(Self.identity(of: file))\u{0}"
         }
         material += flags.joined(separator: "\u{0}") + "\u{0}"
-        material += Self.compilerVersion(swiftc)
+        material += Self.compilerVersion(swiftc, cache: cache)
         return SHA256.hex(Array(material.utf8))
     }
 
@@ -120,9 +120,11 @@ struct RecipeCompiler {
         let scratch = try cache.scratch()
         try FileSystem.write(Self.main, to: scratch + "/main.swift")
         try FileSystem.write(Self.source(snapshot.text, file: file), to: scratch + "/recipe.swift")
+        // The driver's own temporary files go in the scratch directory too:
+        // private, and gone with it even when the compile is stopped.
         let status = Spawn.status([swiftc] + flags + [
             scratch + "/recipe.swift", scratch + "/main.swift", "-o", scratch + "/recipe",
-        ])
+        ], temporaryDirectory: scratch)
         unlink(scratch + "/main.swift")
         unlink(scratch + "/recipe.swift")
         guard status == 0 else {
@@ -144,10 +146,16 @@ struct RecipeCompiler {
     /// `swiftc --version`, asked once per compiler binary (by its path and
     /// identity, so a toolchain replaced while rwatch runs is asked again):
     /// every reload hashes the recipe, and the question costs a process.
-    private static func compilerVersion(_ swiftc: String) -> String {
+    /// `swiftc --version` makes a temporary directory and never removes it
+    /// (the driver becomes the frontend by `exec`): it is given a scratch
+    /// directory of the cache's, removed afterwards, so that nothing is
+    /// left in `/tmp`.
+    private static func compilerVersion(_ swiftc: String, cache: RecipeCache) -> String {
         let asked = swiftc + " " + identity(of: swiftc)
         if let known = versions.withLock({ $0[asked] }) { return known }
-        let version = Spawn.output([swiftc, "--version"]) ?? swiftc
+        let scratch = try? cache.scratch()
+        let version = Spawn.output([swiftc, "--version"], temporaryDirectory: scratch) ?? swiftc
+        if let scratch { FileSystem.removeTree(scratch) }
         versions.withLock { $0[asked] = version }
         return version
     }

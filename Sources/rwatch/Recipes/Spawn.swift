@@ -7,23 +7,26 @@ import RecipeKit
 /// signal during a compile stops the compiler too (`ProcessSupervisor`).
 enum Spawn {
     /// Runs `argv` with rwatch's stdout and stderr and returns its shell
-    /// status (127 when it cannot start).
-    static func status(_ argv: [String]) -> Int32 {
-        run(argv, capture: false).status
+    /// status (127 when it cannot start). `temporaryDirectory`, when
+    /// given, is the child's `TMPDIR`.
+    static func status(_ argv: [String], temporaryDirectory: String? = nil) -> Int32 {
+        run(argv, capture: false, temporaryDirectory: temporaryDirectory).status
     }
 
     /// Runs `argv` and returns what it printed on stdout (lines joined with
     /// `\n`), or nil if it failed.
-    static func output(_ argv: [String]) -> String? {
-        let (status, lines) = run(argv, capture: true)
+    static func output(_ argv: [String], temporaryDirectory: String? = nil) -> String? {
+        let (status, lines) = run(argv, capture: true, temporaryDirectory: temporaryDirectory)
         guard status == 0 else { return nil }
         return lines.map { $0 + "\n" }.joined()
     }
 
-    private static func run(_ argv: [String], capture: Bool) -> (status: Int32, lines: [String]) {
+    private static func run(_ argv: [String], capture: Bool, temporaryDirectory: String?) -> (status: Int32, lines: [String]) {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<(status: Int32, lines: [String])>((127, []))
-        let subscription = ProcessSource.run(argv, options: ProcessOptions(captureOutput: capture)).subscribe { event in
+        var options = ProcessOptions(captureOutput: capture)
+        if let temporaryDirectory { options.environment["TMPDIR"] = temporaryDirectory }
+        let subscription = ProcessSource.run(argv, options: options).subscribe { event in
             switch event {
             case .next(.stdout(let line)): result.withLock { $0.lines.append(line) }
             case .next(.stderr(let line)): Terminal.output(line, prefix: "", toStandardError: true)

@@ -47,6 +47,28 @@ import TestSupport
         #expect(scratch.read("ran.log") == "ran\nran\n")
     }
 
+    /// `swiftc --version` leaves a `TemporaryDirectory.XXXXXX` behind in
+    /// `$TMPDIR` (the driver execs the frontend): one per rwatch that compiled.
+    @Test func compilingARecipeLeavesNothingInTheTemporaryDirectory() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("tmp"), 0o700)
+        scratch.write("r.swift", "import RecipeKit\nlet recipe = Recipe(\"r\", \"r\") { Signal<Int>.empty() }\n")
+        let result = RWatch.run(["check", "r.swift"], in: scratch.path,
+                                environment: ["TMPDIR": scratch.file("tmp"), "XDG_CACHE_HOME": scratch.file("cache")], scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("compiling recipe"))
+        var left: [String] = []
+        if let directory = opendir(scratch.file("tmp")) {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { left.append(name) }
+            }
+            closedir(directory)
+        }
+        #expect(left.isEmpty, "left in TMPDIR: \(left)")
+    }
+
     @Test func aCacheDirectoryWritableByOthersIsRefused() {
         let scratch = Scratch()
         defer { scratch.remove() }
