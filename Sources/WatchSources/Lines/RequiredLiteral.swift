@@ -97,8 +97,10 @@ struct RequiredLiteral {
                 endRun()
             case UInt8(ascii: "+"):
                 // Present, but repeats may follow: the run ends after it.
+                // Unless another operator makes the repeats optional
+                // (`a+*` is `(a+)*`, `a+?` is `(a+)?`: no `a` needed).
                 plain = false
-                run.append(literal)
+                if !Self.repeatsMayBeAbsent(pattern, from: index) { run.append(literal) }
                 endRun()
             default:
                 run.append(literal)
@@ -108,6 +110,21 @@ struct RequiredLiteral {
         guard !best.isEmpty else { return nil }
         bytes = best
         isWholePattern = plain
+    }
+
+    /// Whether the run of repetition operators at `index` (a `+` first)
+    /// lets what they repeat be absent: any `*`, `?` or interval in it does
+    /// (an interval may count from 0); only `+`s keep it present.
+    private static func repeatsMayBeAbsent(_ pattern: [UInt8], from index: Int) -> Bool {
+        var index = index
+        while index < pattern.count {
+            switch pattern[index] {
+            case UInt8(ascii: "+"): index += 1
+            case UInt8(ascii: "*"), UInt8(ascii: "?"), UInt8(ascii: "{"): return true
+            default: return false
+            }
+        }
+        return false
     }
 
     /// Punctuation that a backslash makes plain in an ERE.

@@ -24,7 +24,7 @@ import Testing
         #expect(RequiredLiteral(extendedRegex: Array(pattern.utf8)).map { String(decoding: $0.bytes, as: UTF8.self) } == literal)
     }
 
-    @Test(arguments: ["(a|b)", "a*", ".*", "[a-z]+", "\\w+", "x?", "é+"])
+    @Test(arguments: ["(a|b)", "a*", ".*", "[a-z]+", "\\w+", "x?", "é+", "a+*", "a+?", "a++?", "a+{0,2}"])
     func patternsWithoutACertainRunHaveNoLiteral(pattern: String) {
         #expect(RequiredLiteral(extendedRegex: Array(pattern.utf8)) == nil)
     }
@@ -52,6 +52,8 @@ import Testing
             "(foo|bar)baz", "^ERROR: ", "done$", "1\\.2\\.3", "error|warn", "a.b", "timeout",
             "\\bword\\b", "[[:upper:]]{2}", "^$", "o{0}k", "(ab)+c", "TIMEOUT", "x*", "error|warn",
             "timeout|refused", "^ERROR|done$", "a\\|b|c", "[|]x|ok",
+            // A `+` made optional by the operator after it (found by FuzzLinePattern).
+            "s*A+*", "xA+?y", "A++", "A+{0,3}B",
         ]
         let lines = [
             "", "color", "colour", "colouur", "abc", "abbbc", "ac", "xxyz", "xyz", "]yz", "x]yz",
@@ -59,6 +61,7 @@ import Testing
             "1.2.3", "1x2x3", "an error", "warning", "a-b", "ab", "timeout", "Timeout", "TIMEOUT here",
             "a word here", "swordfish", "AB", "ok", "k", "ababc", "status=503 took=1200ms",
             "status=503 took=12ms", "status=200 took=1200ms", "a|b", "c", "|x", "connection refused",
+            "xy", "xAy", "B", "AAB",
         ]
         for pattern in patterns {
             for ignoringCase in [false, true] {
