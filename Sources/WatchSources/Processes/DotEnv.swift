@@ -12,35 +12,39 @@
 /// span lines and know `\n`, `\t`, `\"`, `\\` and `\$`; unquoted values
 /// end at ` #` and lose surrounding blanks. `${NAME}` in a double-quoted
 /// or unquoted value is replaced by an earlier variable of the file, else
-/// the environment's, else nothing.
+/// the environment's, else nothing. The file is read as Unicode scalars,
+/// not characters: a quote or backslash followed by a combining mark is
+/// still a quote or a backslash.
 package enum DotEnv {
+    private typealias Scalars = ArraySlice<Unicode.Scalar>
+
     /// The variables of `text` in file order; `lookup` supplies `${NAME}`
     /// for names the file has not set. Throws `FILE:LINE: problem`.
     package static func parse(_ text: String, file: String, lookup: (String) -> String? = { _ in nil }) throws -> [(String, String)] {
+        let scalars = Array(text.unicodeScalars)
         // The environment is C strings: a NUL would cut a value silently.
-        if let nul = text.firstIndex(of: "\0") {
-            let line = text[..<nul].reduce(1) { $1 == "\n" || $1 == "\r\n" ? $0 + 1 : $0 }
+        if let nul = scalars.firstIndex(of: "\0") {
+            let line = scalars[..<nul].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
             throw InputError("\(Quoted.path(file)):\(line): NUL byte (a variable cannot hold one)")
         }
         var result: [(String, String)] = []
         var known: [String: String] = [:]
         let expand = { (name: String) -> String in known[name] ?? lookup(name) ?? "" }
-        // "\r\n" is one Character: split on both line ends.
-        var lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }[...]
+        var lines = Self.lines(scalars)[...]
         var number = 0
         while let raw = lines.popFirst() {
             number += 1
             var rest = raw.drop { $0 == " " || $0 == "\t" }
             if rest.isEmpty || rest.first == "#" { continue }
-            if rest.hasPrefix("export ") { rest = rest.dropFirst(7).drop { $0 == " " } }
+            if rest.starts(with: "export ".unicodeScalars) { rest = rest.dropFirst(7).drop { $0 == " " } }
             guard let equals = rest.firstIndex(of: "=") else {
                 throw InputError("\(Quoted.path(file)):\(number): expected KEY=VALUE")
             }
-            let key = String(rest[..<equals].reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+            let key = string(trimmingTrailingBlanks(rest[..<equals]))
             guard isName(key) else {
                 throw InputError("\(Quoted.path(file)):\(number): bad variable name '\(Quoted.escaped(key))'")
             }
-            var value = rest[rest.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
+            var value = rest[(equals + 1)...].drop { $0 == " " || $0 == "\t" }
             let parsed: String
             switch value.first {
             case "'":
@@ -48,24 +52,24 @@ package enum DotEnv {
                 guard let close = value.firstIndex(of: "'") else {
                     throw InputError("\(Quoted.path(file)):\(number): unterminated ' quote")
                 }
-                parsed = String(value[..<close])
+                parsed = string(value[..<close])
             case "\"":
                 // The value may go on over the next lines until its quote.
-                var body = String(value.dropFirst())
+                var body = Array(value.dropFirst())
                 let start = number
-                while !hasClosingQuote(body) {
+                while !hasClosingQuote(body[...]) {
                     guard let next = lines.popFirst() else {
                         throw InputError("\(Quoted.path(file)):\(start): unterminated \" quote")
                     }
                     number += 1
-                    body += "\n" + next
+                    body.append("\n")
+                    body += next
                 }
-                parsed = try unescape(body, expand: expand, at: "\(Quoted.path(file)):\(start)")
+                parsed = try unescape(body[...], expand: expand, at: "\(Quoted.path(file)):\(start)")
             default:
-                var plain = value[...]
-                if let comment = plain.firstRange(of: " #") { plain = plain[..<comment.lowerBound] }
-                let trimmed = String(plain.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-                parsed = substitute(trimmed, expand: expand)
+                var plain = value
+                if let comment = firstIndex(of: " #", in: plain) { plain = plain[..<comment] }
+                parsed = substitute(trimmingTrailingBlanks(plain), expand: expand)
             }
             known[key] = parsed
             result.append((key, parsed))
@@ -79,24 +83,54 @@ package enum DotEnv {
         return text.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
     }
 
+    /// The lines of `scalars`: split at `\n`, a `\r` before it dropped.
+    private static func lines(_ scalars: [Unicode.Scalar]) -> [Scalars] {
+        var lines = scalars.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in lines.indices.dropLast() where lines[index].last == "\r" {
+            lines[index] = lines[index].dropLast()
+        }
+        return lines
+    }
+
+    private static func string(_ scalars: some Sequence<Unicode.Scalar>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        return String(view)
+    }
+
+    private static func trimmingTrailingBlanks(_ scalars: Scalars) -> Scalars {
+        var end = scalars.endIndex
+        while end > scalars.startIndex, scalars[end - 1] == " " || scalars[end - 1] == "\t" { end -= 1 }
+        return scalars[..<end]
+    }
+
+    /// Where `needle` (ASCII) first starts in `scalars`.
+    private static func firstIndex(of needle: String, in scalars: Scalars) -> Int? {
+        let needle = Array(needle.unicodeScalars)
+        guard scalars.count >= needle.count else { return nil }
+        return (scalars.startIndex...(scalars.endIndex - needle.count)).first { start in
+            scalars[start..<(start + needle.count)].elementsEqual(needle)
+        }
+    }
+
     /// Whether a double-quoted body has its unescaped closing quote.
-    private static func hasClosingQuote(_ body: String) -> Bool {
+    private static func hasClosingQuote(_ body: Scalars) -> Bool {
         var escaped = false
-        for character in body {
-            if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { return true }
+        for scalar in body {
+            if escaped { escaped = false } else if scalar == "\\" { escaped = true } else if scalar == "\"" { return true }
         }
         return false
     }
 
     /// The double-quoted body up to its closing quote, escapes and
     /// `${NAME}` resolved; anything after the quote must be a comment.
-    private static func unescape(_ body: String, expand: (String) -> String, at place: String) throws -> String {
-        var out = ""
-        var characters = body[...]
-        while let character = characters.popFirst() {
-            switch character {
+    private static func unescape(_ body: Scalars, expand: (String) -> String, at place: String) throws -> String {
+        var out = String.UnicodeScalarView()
+        var rest = body
+        while let scalar = rest.popFirst() {
+            switch scalar {
             case "\\":
-                guard let next = characters.popFirst() else { break }
+                guard let next = rest.popFirst() else { break }
                 switch next {
                 case "n": out.append("\n")
                 case "t": out.append("\t")
@@ -105,40 +139,40 @@ package enum DotEnv {
                 default: out.append("\\"); out.append(next)
                 }
             case "\"":
-                let after = characters.drop { $0 == " " || $0 == "\t" }
+                let after = rest.drop { $0 == " " || $0 == "\t" }
                 guard after.isEmpty || after.first == "#" else {
                     throw InputError("\(place): unexpected text after the closing quote")
                 }
-                return out
-            case "$" where characters.first == "{":
-                guard let close = characters.firstIndex(of: "}") else {
-                    out.append(character)
+                return String(out)
+            case "$" where rest.first == "{":
+                guard let close = rest.firstIndex(of: "}") else {
+                    out.append(scalar)
                     continue
                 }
-                out += expand(String(characters[characters.index(after: characters.startIndex)..<close]))
-                characters = characters[characters.index(after: close)...]
+                out.append(contentsOf: expand(string(rest[(rest.startIndex + 1)..<close])).unicodeScalars)
+                rest = rest[(close + 1)...]
             default:
-                out.append(character)
+                out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 
     /// `${NAME}` replaced in an unquoted value.
-    private static func substitute(_ value: String, expand: (String) -> String) -> String {
-        guard value.contains("${") else { return value }
-        var out = ""
-        var rest = value[...]
-        while let open = rest.firstRange(of: "${") {
-            out += rest[..<open.lowerBound]
-            let after = rest[open.upperBound...]
+    private static func substitute(_ value: Scalars, expand: (String) -> String) -> String {
+        var out = String.UnicodeScalarView()
+        var rest = value
+        while let open = firstIndex(of: "${", in: rest) {
+            out.append(contentsOf: rest[..<open])
+            let after = rest[(open + 2)...]
             guard let close = after.firstIndex(of: "}") else {
-                out += rest[open.lowerBound...]
-                return out
+                out.append(contentsOf: rest[open...])
+                return String(out)
             }
-            out += expand(String(after[..<close]))
-            rest = after[after.index(after: close)...]
+            out.append(contentsOf: expand(string(after[..<close])).unicodeScalars)
+            rest = after[(close + 1)...]
         }
-        return out + rest
+        out.append(contentsOf: rest)
+        return String(out)
     }
 }

@@ -26,6 +26,13 @@ import Testing
         #expect(try parse(text, environment: ["HOME": "/home/me"]) == ["A": "1", "B": "1-/home/me-", "C": "1-/home/me-!", "D": "${A}"])
     }
 
+    /// Quotes, backslashes and `$` are read as scalars: a combining mark
+    /// after one (U+0301, U+08CB) does not hide it (found by FuzzDotEnv).
+    @Test func aCombiningMarkAfterAQuoteOrEscapeDoesNotHideIt() throws {
+        let text = "A=\"q\\\"\u{8CB}o\"\nB='x'\u{301}\nC=\"\\$\u{301}{A}\"\nD=v #\u{301} note\n"
+        #expect(try parse(text) == ["A": "q\"\u{8CB}o", "B": "x", "C": "$\u{301}{A}", "D": "v"])
+    }
+
     @Test func laterAssignmentsWin() throws {
         #expect(try parse("A=1\nA=2\n") == ["A": "2"])
     }
