@@ -100,8 +100,8 @@ private final class CompiledPattern: @unchecked Sendable {
         if extended.contains(0) {
             throw LinePatternError(pattern: pattern, reason: "contains a NUL byte")
         }
-        guard RepetitionBound.size(of: extended) <= RepetitionBound.limit else {
-            throw LinePatternError(pattern: pattern, reason: "too large once its repetitions are expanded (over \(RepetitionBound.limit) copies)")
+        if let problem = RegexBudget.problem(in: extended) {
+            throw LinePatternError(pattern: pattern, reason: problem)
         }
         var flags = REG_EXTENDED | REG_NOSUB
         if ignoringCase { flags |= REG_ICASE }

@@ -52,8 +52,9 @@ import Testing
             "(foo|bar)baz", "^ERROR: ", "done$", "1\\.2\\.3", "error|warn", "a.b", "timeout",
             "\\bword\\b", "[[:upper:]]{2}", "^$", "o{0}k", "(ab)+c", "TIMEOUT", "x*", "error|warn",
             "timeout|refused", "^ERROR|done$", "a\\|b|c", "[|]x|ok",
-            // A `+` made optional by the operator after it (found by FuzzLinePattern).
-            "s*A+*", "xA+?y", "A++", "A+{0,3}B",
+            // A `+` made optional by what follows it (found by FuzzLinePattern
+            // as `s*A+*`, which is now refused as a stacked operator).
+            "s*(A+)*", "x(A+)?y", "(A+){0,3}B",
         ]
         let lines = [
             "", "color", "colour", "colouur", "abc", "abbbc", "ac", "xxyz", "xyz", "]yz", "x]yz",
@@ -110,7 +111,33 @@ import Testing
         #expect(throws: LinePatternError.self) { try LinePattern(pattern) }
     }
 
+    /// Found by FuzzLinePattern: shapes that make glibc's regcomp compute
+    /// reachability for seconds to minutes over a pattern of a few dozen
+    /// bytes (stacked operators, optional copies, deep nesting) and
+    /// back-references, which regexec matches in exponential time. Each is
+    /// refused with its reason before regcomp sees it.
+    @Test(arguments: [
+        ("\u{FF}\u{FF}29=\u{8}a???++++++++??t", "two repetition operators in a row"),
+        ("a+*", "two repetition operators in a row"), ("a{2}{3}", "two repetition operators in a row"),
+        ("(a?){2000}t", "optional copies"), ("(a{0,100}){0,100}t", "optional copies"),
+        ("((a|b|c|d|e|f|g|h|i|j)?){2000}t", "optional copies"),
+        ("((((a?|b?|c?)+)+)+)+t", "nested more than 2 deep"),
+        ("(a*)b\\1", "back-references"),
+    ])
+    func aPatternGlibcCannotCompileOrMatchQuicklyIsRefused(pattern: String, reason: String) {
+        do {
+            _ = try LinePattern(pattern)
+            Issue.record("\(pattern.debugDescription) compiled")
+        } catch {
+            #expect(error.reason.contains(reason), "\(error)")
+        }
+    }
+
     @Test func largeButReasonableRepetitionsCompile() throws {
+        #expect(try LinePattern("(a?){1000}b").matches(String(repeating: "a", count: 999) + "b"))
+        #expect(try LinePattern("(x{0,30}){0,30}y").matches("xxy"))
+        #expect(try LinePattern("((GET|POST) /api/v[0-9]+ )+done").matches("GET /api/v2 POST /api/v10 done"))
+        #expect(try LinePattern("[\\1]x").matches("\\x"))
         #expect(try LinePattern("x{32767}").matches(String(repeating: "x", count: 32767)))
         #expect(try LinePattern("([0-9]{1,3}\\.){3}[0-9]{1,3}").matches("10.0.0.1"))
         #expect(try LinePattern("a{2,}b+c*").matches("aabbb"))
