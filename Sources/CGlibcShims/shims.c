@@ -2,6 +2,7 @@
 // forwards to (as swift-nio's CNIOLinux does).
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
@@ -92,4 +93,14 @@ int CGlibcShims_become_child_subreaper(void) {
 
 int CGlibcShims_set_thread_name(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+static pthread_mutex_t spawn_fence = PTHREAD_MUTEX_INITIALIZER;
+
+void CGlibcShims_spawn_fence_enter(void) {
+    pthread_mutex_lock(&spawn_fence);
+}
+
+void CGlibcShims_spawn_fence_leave(void) {
+    pthread_mutex_unlock(&spawn_fence);
 }

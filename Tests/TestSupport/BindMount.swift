@@ -83,7 +83,7 @@ public final class BindMount: @unchecked Sendable {
         var pid: pid_t = 0
         let arguments = argv.map { strdup($0) } + [nil]
         defer { arguments.forEach { free($0) } }
-        guard posix_spawn(&pid, argv[0], nil, nil, arguments, environ) == 0 else { return -1 }
+        guard withoutSpawns({ posix_spawn(&pid, argv[0], nil, nil, arguments, environ) }) == 0 else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -40,7 +40,7 @@ public enum Command {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var child: pid_t = 0
-        let spawned = posix_spawnp(&child, argv[0]!, &actions, nil, argv, envp)
+        let spawned = withoutSpawns { posix_spawnp(&child, argv[0]!, &actions, nil, argv, envp) }
         argv.forEach { free($0) }
         envp.forEach { free($0) }
         posix_spawn_file_actions_destroy(&actions)

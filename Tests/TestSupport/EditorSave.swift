@@ -78,23 +78,29 @@ public enum EditorSave: String, CaseIterable, Sendable, CustomStringConvertible 
             unlink(path + "___jb_old___")
         case .sedInPlace:
             let temporary = directory + "/sedQ3xT9k"
-            let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            precondition(fd >= 0, "open \(temporary): \(errno)")
-            fchmod(fd, 0o644)
-            Self.write(fd, text)
-            close(fd)
+            withoutSpawns {
+                let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                precondition(fd >= 0, "open \(temporary): \(errno)")
+                fchmod(fd, 0o644)
+                Self.write(fd, text)
+                close(fd)
+            }
             Self.rename(temporary, path)
         case .inPlace:
             Self.write(path, text, flags: O_WRONLY | O_CREAT | O_TRUNC)
         }
     }
 
+    /// Opens, writes and closes with no child being spawned meanwhile
+    /// (`withoutSpawns`): the close is seen when it happens.
     private static func write(_ path: String, _ text: String, flags: Int32, sync: Bool = false) {
-        let fd = open(path, flags | O_CLOEXEC, 0o644)
-        precondition(fd >= 0, "open \(path): \(errno)")
-        write(fd, text)
-        if sync { fsync(fd) }
-        close(fd)
+        withoutSpawns {
+            let fd = open(path, flags | O_CLOEXEC, 0o644)
+            precondition(fd >= 0, "open \(path): \(errno)")
+            write(fd, text)
+            if sync { fsync(fd) }
+            close(fd)
+        }
     }
 
     private static func write(_ fd: Int32, _ text: String) {

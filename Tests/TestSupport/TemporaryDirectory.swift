@@ -23,16 +23,20 @@ public struct TemporaryDirectory: Sendable {
 
     /// Replaces the contents of `name` inside the directory with `text`.
     public func write(_ name: String, _ text: String) {
-        guard let handle = fopen(file(name), "w") else { fatalError("cannot write \(file(name))") }
-        fputs(text, handle)
-        fclose(handle)
+        withoutSpawns {
+            guard let handle = fopen(file(name), "we") else { fatalError("cannot write \(file(name))") }
+            fputs(text, handle)
+            fclose(handle)
+        }
     }
 
     /// Adds `text` to the end of `name` inside the directory.
     public func append(_ name: String, _ text: String) {
-        guard let handle = fopen(file(name), "a") else { fatalError("cannot append to \(file(name))") }
-        fputs(text, handle)
-        fclose(handle)
+        withoutSpawns {
+            guard let handle = fopen(file(name), "ae") else { fatalError("cannot append to \(file(name))") }
+            fputs(text, handle)
+            fclose(handle)
+        }
     }
 
     /// Removes the directory and everything in it.

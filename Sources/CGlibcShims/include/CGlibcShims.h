@@ -44,6 +44,15 @@ int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_action
 /// ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
 
+/// The spawn fence: a process-wide lock that every posix_spawn of the
+/// process holds until the child has exec'd (posix_spawn returns only
+/// then). A child holds a copy of every open descriptor until its exec,
+/// so a file written and closed meanwhile is not closed for the kernel
+/// (no IN_CLOSE_WRITE) until the child's exec drops it. Holding the fence
+/// around open...close keeps a file out of every child.
+void CGlibcShims_spawn_fence_enter(void);
+void CGlibcShims_spawn_fence_leave(void);
+
 /// prctl(PR_SET_PDEATHSIG, sig): the kernel sends `sig` to this process
 /// when the thread that started it ends. 0, or -1 with errno.
 int CGlibcShims_set_parent_death_signal(int sig);

@@ -144,9 +144,10 @@ package enum ProcessLauncher {
             cEnvironment.forEach { free($0) }
         }
         var pid: pid_t = 0
+        let path = (executable + [0]).map { CChar(bitPattern: $0) }
         let result = (cArguments + [nil]).withUnsafeBufferPointer { argvPointer in
             (cEnvironment + [nil]).withUnsafeBufferPointer { envPointer in
-                posix_spawn(&pid, (executable + [0]).map { CChar(bitPattern: $0) }, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!)
+                SpawnFence.hold { posix_spawn(&pid, path, &actions, &attributes, argvPointer.baseAddress!, envPointer.baseAddress!) }
             }
         }
         guard result == 0 else {

@@ -71,7 +71,7 @@ struct RecipeChild {
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, binary, &actions, &attributes, argv, envp)
+        let result = SpawnFence.hold { posix_spawn(&pid, binary, &actions, &attributes, argv, envp) }
         guard result == 0 else {
             close(readEnd)
             throw RWatchError("cannot run the compiled recipe \(Quoted.path(binary)): \(Errno(rawValue: result).description)")

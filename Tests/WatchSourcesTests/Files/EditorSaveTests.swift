@@ -155,11 +155,13 @@ import TestSupport
         Disk.write(file, "old\n")
         let (batches, subscription) = recordBatches(dir.path)
         defer { subscription.dispose() }
-        let fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
-        _ = Array("new\n".utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        // The reader has read the truncation and the write; the file is still open.
-        InotifyReader.shared.barrier()
-        close(fd)
+        withoutSpawns {
+            let fd = open(file, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            _ = Array("new\n".utf8).withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            // The reader has read the truncation and the write; the file is still open.
+            InotifyReader.shared.barrier()
+            close(fd)
+        }
         #expect(settleBatches(batches, in: dir, "zz-marker"))
         let withFile = batches.withLock { $0 }.filter { $0.paths.contains(FilePath(file)) }
         #expect(withFile.count == 1)

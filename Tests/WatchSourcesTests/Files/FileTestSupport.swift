@@ -18,11 +18,15 @@ struct TempDir {
 
 /// Plain file-system operations for tests, each one syscall or a few.
 enum Disk {
+    /// Opens, writes and closes with no child being spawned meanwhile
+    /// (`withoutSpawns`), so the close is reported when it happens.
     static func write(_ path: String, _ text: String = "x\n", flags: Int32 = O_WRONLY | O_CREAT | O_TRUNC) {
-        let fd = open(path, flags | O_CLOEXEC, 0o644)
-        precondition(fd >= 0, "open \(path): \(errno)")
-        _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
-        close(fd)
+        withoutSpawns {
+            let fd = open(path, flags | O_CLOEXEC, 0o644)
+            precondition(fd >= 0, "open \(path): \(errno)")
+            _ = text.utf8CString.withUnsafeBufferPointer { Glibc.write(fd, $0.baseAddress, $0.count - 1) }
+            close(fd)
+        }
     }
 
     static func append(_ path: String, _ text: String) { write(path, text, flags: O_WRONLY | O_APPEND) }

@@ -32,7 +32,7 @@ import TestSupport
         let argv = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        guard posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ) == 0 else { return "" }
+        guard withoutSpawns({ posix_spawn(&pid, argv[0]!, &actions, nil, argv, environ) }) == 0 else { return "" }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         #expect(status == 0, "\(arguments): \(scratch.read("shell-errors"))")

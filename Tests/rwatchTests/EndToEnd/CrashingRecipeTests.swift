@@ -14,7 +14,7 @@ import TestSupport
         import RecipeKit
 
         let recipe = Recipe("tail-errors", "traps") {
-            Signal.just(ChangeBatch([])).run(["sh", "-c", "sleep 300 & echo $! > job.pid; echo $$ > command.pid; wait"])
+            Signal.just(ChangeBatch([])).run(["sh", "-c", "echo $$ > command.pid; sleep 300 & echo $! > job.pid; wait"])
             Timer.interval(.milliseconds(20)).filter { _ in access("job.pid", F_OK) == 0 }.take(1).map { _ -> Int in \(trap) }
         }
 
@@ -67,11 +67,12 @@ import TestSupport
             import RecipeKit
 
             let recipe = Recipe("wait", "one command that waits") {
-                Signal.just(ChangeBatch([])).run(["sh", "-c", "sleep 300 & echo $! > job.pid; echo $$ > command.pid; wait"])
+                Signal.just(ChangeBatch([])).run(["sh", "-c", "echo $$ > command.pid; sleep 300 & echo $! > job.pid; wait"])
             }
 
             """)
         let rwatch = RWatch(["run", "wait.swift"], in: scratch.path, scratch: scratch)
+        // job.pid is written last: both pids are there once it is.
         #expect(eventually(.seconds(120)) { !scratch.read("job.pid").isEmpty })
         kill(rwatch.pid, SIGKILL)
         #expect(rwatch.waitForExit() == 128 + SIGKILL)

@@ -102,7 +102,7 @@ final class RWatch: @unchecked Sendable {
         posix_spawnattr_setsigdefault(&attributes, &all)
         posix_spawnattr_setflags(&attributes, Int16(flags))
         var child: pid_t = 0
-        let result = posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp)
+        let result = withoutSpawns { posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp) }
         posix_spawnattr_destroy(&attributes)
         argv.forEach { free($0) }
         envp.forEach { free($0) }
