@@ -101,9 +101,19 @@ public enum ControllingTerminal {
     }
 
     /// The reserved terminal now belongs to group `pgid` (the child made
-    /// itself foreground before exec; this makes sure of it).
+    /// itself foreground before exec; this makes sure of it). When a Ctrl-Z
+    /// reached rwatch during the spawn (it is stopping, or stopped and now
+    /// continued before this), the group gets the terminal on `fg`, as a
+    /// holder does: handed over now, it would keep it from the shell, and
+    /// after `fg` rwatch would hold it while the state said the command
+    /// did, continuing the command's SIGTTIN stops for ever.
     static func handedOver(to pgid: pid_t) {
         state.withLock { state in
+            if state.suspended {
+                state.holderBeforeSuspend = pgid
+                if state.holder == 0 { state.holder = nil }
+                return
+            }
             state.holder = pgid
             _ = tcsetpgrp(fd, pgid)
         }

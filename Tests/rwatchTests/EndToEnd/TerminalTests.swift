@@ -66,7 +66,12 @@ import TestSupport
         mkdir(scratch.file("watched"), 0o700)
         let session = try #require(TerminalSession())
         let before = session.modes()
-        let rwatch = start(["-w", "watched", "--", "sh", "-c", "while :; do sleep 1; done"], scratch, session)
+        // `sleep` itself, not `sh -c 'while :; do sleep 1; done'`: dash
+        // starts each sleep through vfork, and a Ctrl-Z landing between that
+        // vfork and the exec (right after the hand-over, under load) stopped
+        // the child there and left dash waiting for it (state D), never
+        // stopped, so neither was rwatch.
+        let rwatch = start(["-w", "watched", "--", "sleep", "300"], scratch, session)
         defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
         var child: pid_t = 0
         #expect(eventually {
@@ -85,6 +90,44 @@ import TestSupport
         #expect(rwatch.waitForExit(.seconds(20)) == 143)
         #expect(!isAlive(child))
         #expect(session.modes() == before)
+    }
+
+    /// Ctrl-Z typed the instant the terminal changes hands, as the command
+    /// starts (caught by a tight loop over rwatch's `/proc` row), ten times:
+    /// rwatch stops with it and gets the terminal back, every time.
+    @Test func ctrlZTypedAsTheCommandGetsTheTerminalStopsRwatch() throws {
+        for attempt in 1...10 {
+            let scratch = Scratch()
+            defer { scratch.remove() }
+            mkdir(scratch.file("watched"), 0o700)
+            let session = try #require(TerminalSession())
+            // Not a shell loop: dash runs `sleep` through vfork, and a Ctrl-Z
+            // between its vfork and the exec stops the child there, leaving
+            // dash waiting for that exec (state D), never stopped.
+            let rwatch = start(["-w", "watched", "--", "sleep", "300"], scratch, session)
+            defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+            // Busy-wait for the hand-over: a sleep between looks would miss it.
+            var handedOver = false
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                guard let row = ProcessStat(rwatch.pid) else { break }
+                if row.foregroundGroup > 0, row.foregroundGroup != row.group {
+                    handedOver = true
+                    break
+                }
+            }
+            try #require(handedOver, "attempt \(attempt): the command never got the terminal")
+            session.type("\u{1A}")
+            #expect(eventually { ProcessStat(rwatch.pid)?.state == "T" },
+                    "attempt \(attempt): rwatch did not stop; the terminal's group: \(String(describing: ProcessStat(ProcessStat(rwatch.pid)?.foregroundGroup ?? 0)))")
+            #expect(ProcessStat(rwatch.pid)?.foregroundGroup == ProcessStat(rwatch.pid)?.group, "attempt \(attempt)")
+            kill(rwatch.pid, SIGCONT)
+            #expect(eventually { foregroundChild(of: rwatch.pid) != nil }, "attempt \(attempt): the command did not get the terminal back")
+            let child = foregroundChild(of: rwatch.pid) ?? 0
+            kill(rwatch.pid, SIGTERM)
+            #expect(rwatch.waitForExit(.seconds(20)) == 143, "attempt \(attempt)")
+            #expect(child == 0 || !isAlive(child))
+        }
     }
 
     @Test func ctrlCTypedWhileTheCommandHoldsTheTerminalEndsRwatchWith130() throws {
