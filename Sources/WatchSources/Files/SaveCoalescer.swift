@@ -5,7 +5,7 @@ import SystemPackage
 /// complete. A value type with time passed in; the reader thread owns one
 /// per subscription.
 ///
-/// Per path it remembers one of three things:
+/// Per path it remembers one of four things:
 /// - **vanished**: the path was renamed to a name nobody reports (a
 ///   backup) or, for a watched single file, deleted: the first step of
 ///   vim's and emacs' saves, and of JetBrains' safe write. That event is
@@ -16,6 +16,11 @@ import SystemPackage
 ///   in-place save (open, truncate, write, fsync, close) arrives in one
 ///   piece. A writer that keeps the file open (a log) is not waited for
 ///   longer than `openWriteCap`: what it wrote by then is released.
+/// - **flushed**: released at the cap while still open. Its `closedWrite`
+///   with no write since ends that same save and is not delivered again:
+///   a writer stalled between its last write and its close (an fsync
+///   under load) made two runs of one save. A write after the release is
+///   a new change, held as before. Remembered for `flushedMemory`.
 /// - **saved**: just saved. An attribute change within `settle` is part of
 ///   the same save (vim sets the mode after writing, JetBrains copies the
 ///   old file's attributes) and is not reported again.
@@ -28,10 +33,11 @@ struct SaveCoalescer {
         case vanished(FileEvent, deadline: Double)
         case writing([FileEvent], deadline: Double)
         case saved(until: Double)
+        case flushed(deadline: Double)
 
         var deadline: Double {
             switch self {
-            case .vanished(_, let deadline), .writing(_, let deadline): return deadline
+            case .vanished(_, let deadline), .writing(_, let deadline), .flushed(let deadline): return deadline
             case .saved(let until): return until
             }
         }
@@ -42,6 +48,7 @@ struct SaveCoalescer {
             case .vanished: return 0
             case .writing: return 1
             case .saved: return 2
+            case .flushed: return 3
             }
         }
     }
@@ -82,19 +89,22 @@ struct SaveCoalescer {
     let openWriteCap: Double
     /// How long after a save an attribute change still belongs to it.
     let settle: Double
+    /// How long a write released at the cap waits for its close.
+    let flushedMemory: Double
     private var entries: [PathKey: Entry] = [:] {
         didSet { if entries.isEmpty { for index in timelines.indices { timelines[index].removeAll() } } }
     }
-    private var timelines = [Timeline(), Timeline(), Timeline()]
+    private var timelines = [Timeline(), Timeline(), Timeline(), Timeline()]
 
     /// Whether anything is held at all; when not, every event passes as it comes.
     let holds: Bool
 
-    init(window: Double = 1.0, openWriteCap: Double = 0.5, settle: Double = 0.1, holds: Bool = true) {
+    init(window: Double = 1.0, openWriteCap: Double = 0.5, settle: Double = 0.1, flushedMemory: Double = 30, holds: Bool = true) {
         self.holds = holds
         self.window = window
         self.openWriteCap = openWriteCap
         self.settle = settle
+        self.flushedMemory = flushedMemory
     }
 
     /// The earliest moment something held must be released (or forgotten), if any.
@@ -113,7 +123,7 @@ struct SaveCoalescer {
         switch entries[PathKey(event.path)] {
         case .vanished(let previous, _): released = [previous]
         case .writing(let events, _): released = events
-        case .saved, nil: released = []
+        case .saved, .flushed, nil: released = []
         }
         schedule(PathKey(event.path), .vanished(event, deadline: now + window))
         return released
@@ -174,6 +184,13 @@ struct SaveCoalescer {
             entries[key] = nil
             return pass(event, now: now, origin: origin)
 
+        case (.flushed, .closedWrite) where !replaced:
+            schedule(key, .saved(until: now + settle))
+            return []
+        case (.flushed, _):
+            entries[key] = nil
+            return pass(event, now: now, origin: origin)
+
         case (nil, _) where replaced:
             schedule(key, .saved(until: now + settle))
             return [modified]
@@ -199,8 +216,10 @@ struct SaveCoalescer {
             entries[key] = nil
             switch entry {
             case .vanished(let event, _): released.append(event)
-            case .writing(let events, _): released += events
-            case .saved: break
+            case .writing(let events, _):
+                released += events
+                schedule(key, .flushed(deadline: deadline + flushedMemory))
+            case .saved, .flushed: break
             }
         }
         return released
@@ -213,7 +232,7 @@ struct SaveCoalescer {
         switch entry {
         case .vanished(let event, _): return [event]
         case .writing(let events, _): return events
-        case .saved: return []
+        case .saved, .flushed: return []
         }
     }
 

@@ -29,7 +29,29 @@ import Testing
         var coalescer = SaveCoalescer(openWriteCap: 0.5)
         let out = run(&coalescer, [(0, .modified), (0.2, .modified), (0.49, nil), (0.5, nil), (0.7, .modified), (1.2, nil)])
         #expect(out == [[], [], [], [.modified], [], [.modified]])
+        // Remembered until its close, or for `flushedMemory`.
+        #expect(coalescer.expire(now: 1.2 + coalescer.flushedMemory).isEmpty)
         #expect(coalescer.isEmpty)
+    }
+
+    /// A writer held up between its last write and its close (an fsync
+    /// under load) past the cap: what it wrote went out at the cap, and the
+    /// close, with nothing written since, is the same save. Delivered, it
+    /// made a second run of one save (vim's in-place write at load 8).
+    @Test func aCloseLongAfterTheLastWriteIsNotASecondDelivery() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5, settle: 0.1)
+        let out = run(&coalescer, [(0, .modified), (0.001, .modified), (0.5, nil), (0.9, .closedWrite), (0.95, .attributes)])
+        #expect(out == [[], [], [.modified], [], []])
+        #expect(coalescer.expire(now: 1.0).isEmpty)
+        #expect(coalescer.isEmpty)
+    }
+
+    /// What a writer adds after the cap released its first part is a new
+    /// change, delivered whole at its close.
+    @Test func aWriteAfterTheCapIsDeliveredAtTheClose() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5)
+        let out = run(&coalescer, [(0, .modified), (0.5, nil), (0.7, .modified), (0.8, .closedWrite)])
+        #expect(out == [[], [.modified], [], [.modified, .closedWrite]])
     }
 
     @Test func vimsBackupRenameWriteAndChmodAreOneModification() {
@@ -95,6 +117,9 @@ import Testing
         #expect(coalescer.pass(FileEvent(path: written, kind: .modified), now: 0.2).isEmpty)
         #expect(coalescer.nextDeadline == 0.7)
         #expect(coalescer.expire(now: 2).map(\.path) == [written, renamed])
+        // The unclosed write is remembered for its close, then forgotten.
+        #expect(coalescer.nextDeadline == 0.7 + coalescer.flushedMemory)
+        #expect(coalescer.expire(now: 0.7 + coalescer.flushedMemory).isEmpty)
         #expect(coalescer.isEmpty)
         #expect(coalescer.nextDeadline == nil)
     }
