@@ -5,7 +5,7 @@ watching the same tree at once, in one run; then rwatch's inotify path on
 the same tree (armed time, peak RSS), against an older probe if one is given.
 
     swift build -c release --package-path Benchmarks/files
-    python3 Benchmarks/polling/bench.py [--quick] [--old-probe PATH]
+    python3 Benchmarks/polling/bench.py [--quick] [--old-probe PATH] [--only rwatch]
 
 Needs `pip install watchfiles` and `apt-get install fswatch`.
 
@@ -19,7 +19,10 @@ once under /tmp and reused. Interval: 1 s for every peer.
   that writes fall anywhere in the peers' poll cycles;
 - burst: one new file in each of the 10,000 directories, as fast as Python
   goes; how many of them each peer reported;
-- peak RSS: VmHWM of each peer at the end.
+- peak RSS: VmHWM of each peer at the end;
+- floor: after the peers, `floor.c` (built with cc) does nothing but the
+  open and fstatat calls a pass needs, 30 times: its CPU per pass is the
+  lowest idle CPU a poller that stats every file once a second can reach.
 """
 import os
 import random
@@ -38,6 +41,9 @@ INTERVAL_S = 1.0
 WRITES = 40 if QUICK else 200
 IDLE_S = 10 if QUICK else 30
 OLD_PROBE = sys.argv[sys.argv.index("--old-probe") + 1] if "--old-probe" in sys.argv else None
+# --only rwatch: the same steps with only the named peers running (what one
+# poller reaches without the others taking cores from it).
+ONLY = sys.argv[sys.argv.index("--only") + 1].split(",") if "--only" in sys.argv else None
 
 
 def now():
@@ -222,6 +228,20 @@ def inotify_setup(probe, runs=3):
     return statistics.median(times), statistics.median(rss)
 
 
+def syscall_floor(passes=30):
+    """CPU % of one core that floor.c's pass costs at one pass per second."""
+    if QUICK:
+        return None  # floor.c walks the full 100 x 100 tree
+    binary = os.path.join("/tmp", "rwatch-poll-floor")
+    try:
+        subprocess.run(["cc", "-O2", "-o", binary, os.path.join(HERE, "floor.c")], check=True)
+    except (OSError, subprocess.CalledProcessError):
+        print("syscall floor: no C compiler (cc), skipped", flush=True)
+        return None
+    output = subprocess.run([binary, TREE, str(passes)], check=True, capture_output=True, text=True).stdout
+    return float(output) / (INTERVAL_S * 1000) * 100
+
+
 def main():
     if not os.path.exists(PROBE):
         sys.exit("build the probe first: swift build -c release --package-path Benchmarks/files")
@@ -231,7 +251,7 @@ def main():
             os.unlink(os.path.join(TREE, path))
     files = [os.path.join(d, f"f{f}.txt") for d in leaf_directories() for f in range(PER_DIR)]
     print(f"tree {TREE}: {len(files)} files in {TOP * SUB + TOP + 1} directories; load {os.getloadavg()}", flush=True)
-    peers = {name: Peer(name, command(TREE)) for name, command in PEERS.items()}
+    peers = {name: Peer(name, command(TREE)) for name, command in PEERS.items() if ONLY is None or name in ONLY}
     try:
         wait_armed(peers)
         print("idle CPU %", idle_cpu(peers), flush=True)
@@ -244,6 +264,9 @@ def main():
         for path in os.listdir(TREE):
             if path.startswith("armed-"):
                 os.unlink(os.path.join(TREE, path))
+    floor = syscall_floor()
+    if floor is not None:
+        print(f"syscall floor: {floor:.1f} % of a core at one pass per second", flush=True)
     armed, rss = inotify_setup(PROBE)
     print(f"inotify path (this build): armed {armed:.2f} s, peak RSS {rss:.1f} MB", flush=True)
     if OLD_PROBE:
