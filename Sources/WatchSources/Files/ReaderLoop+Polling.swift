@@ -114,12 +114,14 @@ extension ReaderLoop {
             // again makes one `modified`); a polled root's own loss comes
             // as `rootMissing`.
             // A pass sees what is already there: nothing to wait for.
-            let now = FileSystem.now()
+            // The coalescer's deadlines are on the monotonic clock, as the
+            // rest of this thread's.
+            let now = FileSystem.monotonicNow()
             var out: [FileEvent] = []
             for event in events { out += client.coalescer.pass(event, now: now, origin: .scan) }
             client.send(out)
         case .renamedAway(let events):
-            let now = FileSystem.now()
+            let now = FileSystem.monotonicNow()
             for event in events { client.send(client.coalescer.hold(event, now: now)) }
         case .rootMissing:
             if client.options.onRootDeleted == .fail {

@@ -20,6 +20,23 @@ import TestSupport
         #expect(eventually { recorder.has(.deleted, file) })
     }
 
+    /// A file renamed to a backup name (ignored) may be an editor's save
+    /// beginning, so its move is held for a moment; when nothing takes the
+    /// name back, the move is reported. The poller handed that hold a wall
+    /// clock reading while the coalescer counts on the monotonic clock, so
+    /// its deadline lay decades ahead and the move was never reported.
+    @Test(arguments: Backend.allCases) func aFileRenamedToABackupNameAndLeftThereIsReported(_ backend: Backend) {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("notes.txt")
+        Disk.write(file, "x\n")
+        let (recorder, subscription) = record([dir.path], backend: backend)
+        defer { subscription.dispose() }
+        #expect(settle(recorder, in: dir.path, backend: backend))
+        Disk.rename(file, file + "~")
+        #expect(eventually { recorder.has(.movedFrom, file) || recorder.has(.deleted, file) }, "\(recorder.snapshot)")
+    }
+
     @Test(arguments: Backend.allCases) func watchesSubdirectoriesThatExistedAtStart(_ backend: Backend) {
         let dir = TempDir()
         defer { dir.remove() }

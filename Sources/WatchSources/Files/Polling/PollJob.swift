@@ -224,7 +224,7 @@ final class PollJob: @unchecked Sendable {
         let path = subtrees[index].path
         guard exists else {
             guard subtrees[index].file != nil else { return true }
-            let now = FileSystem.now()
+            let now = FileSystem.monotonicNow()
             let since = subtrees[index].missingSince ?? now
             subtrees[index].missingSince = since
             if now - since >= PollJob.fileGraceSeconds {
