@@ -112,6 +112,9 @@ public enum ControllingTerminal {
             if state.suspended {
                 state.holderBeforeSuspend = pgid
                 if state.holder == 0 { state.holder = nil }
+                // The child made itself foreground before its exec, after
+                // `suspend` had given the terminal back: give it back again.
+                if tcgetpgrp(fd) == pgid { _ = tcsetpgrp(fd, getpgrp()) }
                 return
             }
             state.holder = pgid
