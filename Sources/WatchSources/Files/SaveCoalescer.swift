@@ -184,7 +184,7 @@ struct SaveCoalescer {
             entries[key] = nil
             return pass(event, now: now, origin: origin)
 
-        case (.flushed, .closedWrite) where !replaced:
+        case (.flushed, .closedWrite):
             schedule(key, .saved(until: now + settle))
             return []
         case (.flushed, _):
