@@ -9,7 +9,9 @@ extension Signal where Value == FileEvent {
     ///                                               x = abc, y = defgh, z = ij
     ///
     /// Events are coalesced per path and kind into the batch as they arrive
-    /// (`ChangeBatch.add`). On completion the open batch is sent, then
+    /// (`ChangeBatch.add`). A `closedWrite` that only completes a write
+    /// already reported (`FileEvent.closesReportedWrite`) is left out: it
+    /// is no new change. On completion the open batch is sent, then
     /// completion; on error the open batch is sent, then the error. Disposing
     /// cancels the timer and drops the open batch. With `quiet` zero a batch
     /// holds what arrived before the scheduler got to run. Without a
@@ -19,7 +21,8 @@ extension Signal where Value == FileEvent {
         maxWait: Duration = .seconds(1),
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
-        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
+        filter { !$0.closesReportedWrite }
+            .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
     }
 }
 
@@ -28,6 +31,7 @@ extension Signal where Value == [FileEvent] {
     /// `settlingVCS(of:)`): each array is added to the open batch in one
     /// step, so an editor's save or a burst released at once is never cut
     /// by the window closing half-way through it, even with `quiet` zero.
+    /// As there, a close that completes a reported write is left out.
     ///
     ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public func batched(
@@ -35,7 +39,11 @@ extension Signal where Value == [FileEvent] {
         maxWait: Duration = .seconds(1),
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
-        debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
+        compactMap { events -> [FileEvent]? in
+            let changes = events.filter { !$0.closesReportedWrite }
+            return changes.isEmpty ? nil : changes
+        }
+        .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
             for event in events { batch.add(event) }
         }
     }

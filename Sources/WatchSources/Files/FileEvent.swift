@@ -26,13 +26,21 @@ public struct FileEvent: Sendable, Hashable, CustomStringConvertible {
     public var isDirectory: Bool
     /// Pairs a `movedFrom` with its `movedTo`; 0 for every other kind.
     public var cookie: UInt32
+    /// For a `closedWrite`: everything written was reported already, as a
+    /// `modified` half a second after the first write while the writer kept
+    /// the file open, and nothing was written since. The close completes
+    /// that change; it is not a new one. Scripts waiting for a finished
+    /// write still see it; `batched` leaves it out, so a writer slow to
+    /// close (an fsync, an upload's last flush) never makes a second run.
+    public var closesReportedWrite: Bool
 
     /// An event; `cookie` only matters for moves.
-    public init(path: FilePath, kind: Kind, isDirectory: Bool = false, cookie: UInt32 = 0) {
+    public init(path: FilePath, kind: Kind, isDirectory: Bool = false, cookie: UInt32 = 0, closesReportedWrite: Bool = false) {
         self.path = path
         self.kind = kind
         self.isDirectory = isDirectory
         self.cookie = cookie
+        self.closesReportedWrite = closesReportedWrite
     }
 
     /// `kind path` with a trailing `/` for directories, e.g. `modified /src/a.swift`,

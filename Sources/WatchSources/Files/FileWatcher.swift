@@ -36,7 +36,8 @@ public enum FileWatcher {
     /// An editor's save arrives in one piece, once it is complete: a file
     /// being written is reported when it is closed (`modified`, then
     /// `closedWrite`), or half a second after its first write if its
-    /// writer keeps it open (a log); a save through a backup or a
+    /// writer keeps it open (a log; its `closedWrite` still comes at the
+    /// close, marked `closesReportedWrite`); a save through a backup or a
     /// temporary name is a `modified` of the real path; an attribute change
     /// right after a save (vim's chmod) belongs to it.
     ///

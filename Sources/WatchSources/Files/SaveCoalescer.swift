@@ -17,10 +17,11 @@ import SystemPackage
 ///   piece. A writer that keeps the file open (a log) is not waited for
 ///   longer than `openWriteCap`: what it wrote by then is released.
 /// - **flushed**: released at the cap while still open. Its `closedWrite`
-///   with no write since ends that same save and is not delivered again:
-///   a writer stalled between its last write and its close (an fsync
-///   under load) made two runs of one save. A write after the release is
-///   a new change, held as before. Remembered for `flushedMemory`.
+///   with no write since ends that same save: it is delivered marked
+///   `closesReportedWrite`, which `batched` leaves out (a writer stalled
+///   between its last write and its close, an fsync under load, made two
+///   runs of one save). A write after the release is a new change, held
+///   as before. Remembered for `flushedMemory`.
 /// - **saved**: just saved. An attribute change within `settle` is part of
 ///   the same save (vim sets the mode after writing, JetBrains copies the
 ///   old file's attributes) and is not reported again.
@@ -185,8 +186,12 @@ struct SaveCoalescer {
             return pass(event, now: now, origin: origin)
 
         case (.flushed, .closedWrite):
+            // Delivered (a script waits for the close of an upload), but
+            // marked: it completes the change the cap released.
             schedule(key, .saved(until: now + settle))
-            return []
+            var close = event
+            close.closesReportedWrite = true
+            return [close]
         case (.flushed, _):
             entries[key] = nil
             return pass(event, now: now, origin: origin)

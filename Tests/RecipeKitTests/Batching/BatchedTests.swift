@@ -35,6 +35,29 @@ import TestSupport
         #expect(output == "----------[ba]-|")
     }
 
+    /// The close of a write already reported (released while its writer
+    /// kept the file open) is no new change: it opens no batch of its own,
+    /// in either form of `batched`, and joins none.
+    @Test func aCloseThatCompletesAReportedWriteMakesNoBatch() {
+        let scheduler = TestScheduler()
+        let close = FileEvent(path: FilePath("/a"), kind: .closedWrite, closesReportedWrite: true)
+        let output = marbles("-a---c----b-c----|", scheduler, symbol: { batch in
+            "[" + batch.events.map { String($0.path.string.dropFirst()) + ($0.kind == .closedWrite ? "!" : "") }.joined() + "]"
+        }) {
+            $0.map { name in name == "c" ? close : FileEvent(path: FilePath("/" + name), kind: .modified) }
+                .batched(.ticks(2), maxWait: .ticks(100), scheduler: scheduler)
+        }
+        #expect(output == "---[a]--------[b]----|")
+        let arrays = TestScheduler()
+        let arrayOutput = marbles("-a---c----b-c----|", arrays, symbol: { batch in
+            "[" + batch.events.map { String($0.path.string.dropFirst()) + ($0.kind == .closedWrite ? "!" : "") }.joined() + "]"
+        }) {
+            $0.map { name in name == "c" ? [close] : [FileEvent(path: FilePath("/" + name), kind: .modified), close] }
+                .batched(.ticks(2), maxWait: .ticks(100), scheduler: arrays)
+        }
+        #expect(arrayOutput == "---[a]--------[b]----|")
+    }
+
     @Test func completionSendsTheOpenBatchFirst() {
         let scheduler = TestScheduler()
         let output = batches("-a|", quiet: 4, maxWait: 8, scheduler)

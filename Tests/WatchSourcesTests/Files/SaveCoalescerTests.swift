@@ -35,15 +35,34 @@ import Testing
     }
 
     /// A writer held up between its last write and its close (an fsync
-    /// under load) past the cap: what it wrote went out at the cap, and the
-    /// close, with nothing written since, is the same save. Delivered, it
-    /// made a second run of one save (vim's in-place write at load 8).
-    @Test func aCloseLongAfterTheLastWriteIsNotASecondDelivery() {
+    /// under load, an upload's last flush) past the cap: what it wrote went
+    /// out at the cap, and the close, with nothing written since, completes
+    /// that change. It is delivered (a script waits for it), marked, so
+    /// that batching for runs leaves it out: unmarked, it made a second run
+    /// of one save (vim's in-place write at load 8).
+    @Test func aCloseLongAfterTheLastWriteCompletesTheReportedWrite() {
         var coalescer = SaveCoalescer(openWriteCap: 0.5, settle: 0.1)
-        let out = run(&coalescer, [(0, .modified), (0.001, .modified), (0.5, nil), (0.9, .closedWrite), (0.95, .attributes)])
-        #expect(out == [[], [], [.modified], [], []])
+        let out = run(&coalescer, [(0, .modified), (0.001, .modified), (0.5, nil)])
+        #expect(out == [[], [], [.modified]])
+        let close = coalescer.pass(event(.closedWrite), now: 0.9)
+        #expect(close == [FileEvent(path: path, kind: .closedWrite, closesReportedWrite: true)])
+        // The save's attribute change is part of it, as after any save.
+        #expect(coalescer.pass(event(.attributes), now: 0.95).isEmpty)
         #expect(coalescer.expire(now: 1.0).isEmpty)
         #expect(coalescer.isEmpty)
+    }
+
+    /// Only that close is marked: an ordinary one, and a close after a
+    /// further write, are not.
+    @Test func onlyACloseWithNothingNewToReportIsMarked() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5)
+        let ordinary = coalescer.pass(event(.modified), now: 0) + coalescer.pass(event(.closedWrite), now: 0.1)
+        #expect(ordinary.allSatisfy { !$0.closesReportedWrite })
+        _ = coalescer.pass(event(.modified), now: 1)
+        _ = coalescer.expire(now: 1.5)
+        let rewritten = coalescer.pass(event(.modified), now: 1.6) + coalescer.pass(event(.closedWrite), now: 1.7)
+        #expect(rewritten.map(\.kind) == [.modified, .closedWrite])
+        #expect(rewritten.allSatisfy { !$0.closesReportedWrite })
     }
 
     /// What a writer adds after the cap released its first part is a new

@@ -55,4 +55,40 @@ import TestSupport
         let strays = Set(all.flatMap { $0 }).subtracting(expected)
         #expect(strays.isEmpty, "\(editor): \(strays)")
     }
+
+    /// A writer that keeps the file open past the half-second cap, then
+    /// closes it with nothing written since (an upload's last flush, an
+    /// fsync under load): one run, released at the cap; the close makes no
+    /// second one.
+    @Test func aWriterSlowToCloseIsOneRun() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let file = scratch.file("watched/upload.bin")
+        let rwatch = RWatch(["-p", "-q", "-d", "0", "-w", "watched", "--",
+                             "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> runs; echo >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 100 == 1 { scratch.write("watched/zz-ready", "\(attempt)") }
+            return runs(scratch, with: scratch.file("watched/zz-ready")) > 0
+        })
+        let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(fd >= 0)
+        #expect(write(fd, "part", 4) == 4)
+        // Released at the cap while still open.
+        #expect(eventually { runs(scratch, with: file) == 1 })
+        close(fd)
+        // A later change's run: the close, read before it, had its chance.
+        let later = scratch.file("watched/zz-later")
+        attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 100 == 1 { scratch.write("watched/zz-later", "\(attempt)") }
+            return runs(scratch, with: later) > 0
+        })
+        #expect(runs(scratch, with: file) == 1, "\(runs(scratch))")
+    }
 }
