@@ -21,6 +21,16 @@ package enum FileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR ? .directory : .other
     }
 
+    /// Whether `path` was made whole at once, so that no write will follow
+    /// its creation: anything but a regular file (a symbolic link, FIFO,
+    /// socket or device node), or a regular file with more than one link
+    /// (`ln`). False when it is gone.
+    static func isMadeWhole(_ path: FilePath) -> Bool {
+        var info = stat()
+        guard path.withPlatformString({ lstat($0, &info) }) == 0 else { return false }
+        return (info.st_mode & S_IFMT) != S_IFREG || info.st_nlink > 1
+    }
+
     /// Seconds since the epoch of the later of `path`'s mtime and ctime, or nil.
     static func changeTime(_ path: FilePath) -> Double? {
         var info = stat()

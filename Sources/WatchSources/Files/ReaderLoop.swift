@@ -371,7 +371,7 @@ final class ReaderLoop {
             if isDirectory {
                 directoryAppeared(path, in: directory, kind: .created, cookie: 0)
             } else {
-                route(FileEvent(path: path, kind: .created), from: directory)
+                route(FileEvent(path: path, kind: .created), from: directory, origin: FileSystem.isMadeWhole(path) ? .complete : .kernel)
             }
         } else if record.has(InotifyRecord.movedFrom) {
             scanned.remove(path)
@@ -405,7 +405,7 @@ final class ReaderLoop {
     /// Sends `event`, read from the watch on `directory`, to every client
     /// that reports its path. A watched single file that is deleted is held
     /// briefly: an editor may be re-creating it.
-    func route(_ event: FileEvent, from directory: FilePath, fileRootMayVanish: Bool = false) {
+    func route(_ event: FileEvent, from directory: FilePath, fileRootMayVanish: Bool = false, origin: SaveCoalescer.Origin = .kernel) {
         for client in clients {
             guard client.reports(event.path, in: directory, isDirectory: event.isDirectory) else {
                 client.noteDropped(event.path, in: directory, isDirectory: event.isDirectory)
@@ -414,7 +414,7 @@ final class ReaderLoop {
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
                 deliverChecked(client.coalescer.hold(event, now: FileSystem.monotonicNow()), to: client)
             } else {
-                deliver([event], to: client)
+                deliver([event], to: client, origin: origin)
             }
         }
     }

@@ -140,6 +140,10 @@ struct SaveCoalescer {
         /// Found by scanning a directory that appeared: there already,
         /// nothing to wait for.
         case scan
+        /// Made whole at once: a symbolic link, a FIFO, a socket, a device
+        /// node, or one more link to an existing file. No write follows, so
+        /// its `created` is not held for one.
+        case complete
     }
 
     /// What to deliver now for `event`.
@@ -149,7 +153,17 @@ struct SaveCoalescer {
         let key = PathKey(path)
         let modified = FileEvent(path: path, kind: .modified, isDirectory: event.isDirectory)
         let replaced = origin == .replacement
+        if event.isDirectory && event.kind == .movedFrom {
+            // What is held below it would come out later under a path that
+            // is gone: it goes out first, in the order it happened.
+            return releaseBelow(path) + release(path) + [event]
+        }
         if event.isDirectory || event.kind == .overflow || origin == .scan { return release(path) + [event] }
+        if origin == .complete {
+            // Back as a link (an atomic save through link(2)): one change.
+            if case .vanished = entries[key] { return pass(event, now: now, origin: .replacement) }
+            return release(path) + [event]
+        }
         switch (entries[key], event.kind) {
         case (.vanished, _) where replaced, (.vanished, .movedTo):
             schedule(key, .saved(until: now + settle))
@@ -239,6 +253,14 @@ struct SaveCoalescer {
         case .writing(let events, _): return events
         case .saved, .flushed: return []
         }
+    }
+
+    /// Everything held for paths below `directory`, earliest first.
+    private mutating func releaseBelow(_ directory: FilePath) -> [FileEvent] {
+        guard !entries.isEmpty else { return [] }
+        let below = entries.filter { key, _ in key.path != directory && key.path.starts(with: directory) }
+            .sorted { $0.value.deadline < $1.value.deadline }
+        return below.flatMap { key, _ in release(key.path) }
     }
 
     /// Enters `entry` for `key`, its deadline on its timeline.

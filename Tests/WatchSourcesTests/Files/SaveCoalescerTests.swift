@@ -73,6 +73,39 @@ import Testing
         #expect(out == [[], [.modified], [], [.modified, .closedWrite]])
     }
 
+    /// A symbolic link, a FIFO or one more link to a file is complete when
+    /// it appears: no write follows, so its creation is not held for one.
+    @Test func aNameMadeWholeAtOnceIsDeliveredAtOnce() {
+        var coalescer = SaveCoalescer()
+        #expect(coalescer.pass(event(.created), now: 0, origin: .complete).map(\.kind) == [.created])
+        #expect(coalescer.isEmpty)
+    }
+
+    /// A save that links the new file in place of the old one (link(2)
+    /// after a rename to a backup name) is one modification, as any other.
+    @Test func aLinkInPlaceOfAVanishedPathIsOneModification() {
+        var coalescer = SaveCoalescer()
+        #expect(coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).isEmpty)
+        #expect(coalescer.pass(event(.created), now: 0.001, origin: .complete).map(\.kind) == [.modified])
+    }
+
+    /// What is held below a directory that moves away would come out later
+    /// under a path that no longer exists, after events that happened after
+    /// it: it goes out before the move, in the order it happened.
+    @Test func whatIsHeldBelowADirectoryMovedAwayGoesOutBeforeTheMove() {
+        var coalescer = SaveCoalescer()
+        let first = FileEvent(path: "/src/d/first", kind: .created)
+        let second = FileEvent(path: "/src/d/sub/second", kind: .created)
+        let outside = FileEvent(path: "/src/dx/other", kind: .created)
+        #expect(coalescer.pass(first, now: 0).isEmpty)
+        #expect(coalescer.pass(second, now: 0.1).isEmpty)
+        #expect(coalescer.pass(outside, now: 0.2).isEmpty)
+        let move = FileEvent(path: "/src/d", kind: .movedFrom, isDirectory: true, cookie: 7)
+        #expect(coalescer.pass(move, now: 0.3) == [first, second, move])
+        // A sibling whose name merely starts the same stays held.
+        #expect(coalescer.expire(now: .infinity) == [outside])
+    }
+
     @Test func vimsBackupRenameWriteAndChmodAreOneModification() {
         var coalescer = SaveCoalescer()
         var delivered = coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).map(\.kind)

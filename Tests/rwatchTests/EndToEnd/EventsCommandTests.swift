@@ -43,4 +43,51 @@ import TestSupport
         close(fd)
         #expect(eventually { lines(rwatch, under: root).contains("closedWrite upload.bin") }, "\(lines(rwatch, under: root))")
     }
+
+    /// Names made whole at once (a symbolic link, a FIFO, a hard link) come
+    /// as they happen: before a file written after them, not half a second
+    /// later as if a write might follow.
+    @Test func namesMadeWholeAtOnceComeInOrder() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = start(scratch)
+        defer { rwatch.interrupt() }
+        let root = scratch.file("watched")
+        #expect(symlink("/nonexistent", scratch.file("watched/link")) == 0)
+        #expect(mkfifo(scratch.file("watched/fifo"), 0o600) == 0)
+        #expect(link(scratch.file("watched/ready"), scratch.file("watched/hard")) == 0)
+        scratch.write("watched/after", "x")
+        #expect(eventually { lines(rwatch, under: root).contains("closedWrite after") })
+        let seen = lines(rwatch, under: root)
+        let after = seen.firstIndex { $0.hasSuffix(" after") } ?? -1
+        for name in ["link", "fifo", "hard"] {
+            let index = seen.firstIndex(of: "created " + name)
+            #expect(index != nil && index! < after, "\(name): \(seen)")
+        }
+    }
+
+    /// What happens in a directory that then moves away and is deleted is
+    /// reported in that order: nothing comes later under the old path.
+    @Test func aDirectoryMovedAwayReportsWhatHappenedInItFirst() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = start(scratch)
+        defer { rwatch.interrupt() }
+        let root = scratch.file("watched")
+        #expect(mkdir(scratch.file("watched/d"), 0o700) == 0)
+        #expect(eventually { lines(rwatch, under: root).contains("created d") })
+        // Open and kept open: held until its close, or the cap.
+        let fd = open(scratch.file("watched/d/open"), O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(fd >= 0)
+        #expect(rename(scratch.file("watched/d"), scratch.file("watched/e")) == 0)
+        close(fd)
+        #expect(unlink(scratch.file("watched/e/open")) == 0)
+        #expect(rmdir(scratch.file("watched/e")) == 0)
+        #expect(eventually { lines(rwatch, under: root).contains("deleted e") })
+        let seen = lines(rwatch, under: root)
+        let created = seen.firstIndex(of: "created d/open")
+        let moved = seen.firstIndex(of: "movedFrom d")
+        #expect(created != nil && moved != nil && created! < moved!, "\(seen)")
+        #expect(seen.last == "deleted e", "\(seen)")
+    }
 }
