@@ -24,7 +24,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The lean release binary, .build/release/rwatch: the Swift runtime linked
+# The lean release binary, .build/release/rwatch, and beside it
+# libRecipeKit.so, which recipes (rwatch run, check, the project recipe)
+# compile and link against: the Swift runtime linked
 # in (-static-stdlib), so only the pages rwatch touches are loaded, with no
 # shared libswiftCore, Foundation or Regex libraries to map and relocate.
 # Only executables are linked statically: libRecipeKit.so and the recipes
@@ -43,6 +45,7 @@ RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker 
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS) --product rwatch
+	$(SWIFT) build $(RELEASE_FLAGS) --product RecipeKit
 
 # Rebuilds the bundled demo package on every save of recipes/demo/Sources:
 # edit recipes/demo/Sources/Greeting/Greeting.swift in another terminal.

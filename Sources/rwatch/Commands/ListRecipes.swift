@@ -14,7 +14,7 @@ struct ListRecipes: ParsableCommand {
     func run() throws {
         // Names come from file names, descriptions from the files: both
         // are shown escaped (`Quoted`), one recipe a line.
-        let entries = RecipeLibrary(directories: try Installation.current().recipeDirectories).entries()
+        let entries = RecipeLibrary(directories: Installation.recipeDirectories()).entries()
             .map { (name: Quoted.escaped($0.name), description: Quoted.line($0.description)) }
         if names {
             for entry in entries { print(entry.name) }

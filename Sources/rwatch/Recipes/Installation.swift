@@ -18,17 +18,25 @@ struct Installation {
     /// imports.
     var moduleMaps: [String] = []
 
-    /// Finds the installation of the running rwatch.
-    static func current() throws -> Installation {
+    /// The bundled recipes' directories of the running rwatch, in lookup
+    /// order: listing them needs no compiler and no RecipeKit library.
+    static func recipeDirectories() -> [String] {
         let bin = FileSystem.directory(of: FileSystem.executable())
-        let prefix = FileSystem.directory(of: bin)
         var recipes: [String] = []
         if let path = getenv("RWATCH_RECIPE_PATH").map({ String(cString: $0) }) {
             recipes += path.split(separator: ":").map(String.init)
         }
-        recipes.append(prefix + "/share/rwatch/recipes")
+        recipes.append(FileSystem.directory(of: bin) + "/share/rwatch/recipes")
+        if let tree = sourceTree(above: bin) { recipes.append(tree + "/recipes") }
+        return recipes
+    }
+
+    /// Finds the installation of the running rwatch.
+    static func current() throws -> Installation {
+        let bin = FileSystem.directory(of: FileSystem.executable())
+        let prefix = FileSystem.directory(of: bin)
+        let recipes = recipeDirectories()
         let tree = sourceTree(above: bin)
-        if let tree { recipes.append(tree + "/recipes") }
         // In a build directory (<scratch>/<triple>/debug) the packages are checked out in <scratch>/checkouts.
         let checkouts = FileSystem.directory(of: prefix) + "/checkouts"
         let candidates = [
@@ -48,7 +56,12 @@ struct Installation {
                 return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps.filter(FileSystem.exists))
             }
         }
-        throw RWatchError("cannot find RecipeKit next to \(bin) (looked in \(bin)/Modules and \(prefix)/lib/rwatch); reinstall with make install")
+        // Say which part is missing where: a binary built alone (`swift
+        // build --product rwatch`) has the module but not the library.
+        let missing = candidates.map { modules, library, _ in
+            [modules + "/RecipeKit.swiftmodule", library + "/libRecipeKit.so"].filter { !FileSystem.exists($0) }
+        }.min { $0.count < $1.count } ?? []
+        throw RWatchError("recipes need RecipeKit, and \(missing.joined(separator: " and ")) is missing; build it with make release (or make install)")
     }
 
     /// The package root above a build directory (`.build/<triple>/debug`).

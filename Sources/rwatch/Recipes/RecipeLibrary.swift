@@ -16,10 +16,16 @@ struct RecipeLibrary {
     /// `argument` as a path when it names a file, else the bundled recipe
     /// of that name (`rebuild-on-save` or `rebuild-on-save.swift`).
     func resolve(_ argument: String) throws -> String {
+        // The name as typed: the parser shows bytes that are not UTF-8 as
+        // U+FFFD, and no such file exists. A recipe is a Swift source file,
+        // and its path reaches the compiler and its messages as text.
+        let typed = RawArguments.bytes(of: [argument])[0]
+        guard String(validating: typed, as: UTF8.self) != nil else {
+            throw RWatchError("a recipe's file name must be UTF-8: \(Quoted.path(FilePath(bytes: typed)))")
+        }
         if argument.contains("/") || FileSystem.exists(argument) {
-            guard FileSystem.exists(argument), !FileSystem.isDirectory(argument) else {
-                throw RWatchError("no such recipe file: \(Quoted.path(argument))")
-            }
+            guard FileSystem.exists(argument) else { throw RWatchError("no such recipe file: \(Quoted.path(argument))") }
+            guard !FileSystem.isDirectory(argument) else { throw RWatchError("\(Quoted.path(argument)) is a directory, not a recipe file") }
             return FileSystem.absolute(argument)
         }
         let name = argument.hasSuffix(".swift") ? String(argument.dropLast(6)) : argument

@@ -14,6 +14,7 @@ import Testing
         (["-x", "make"], "unknown option '-x'"),
         (["--poll-interval", "1s", "make"], "unknown option '--poll-interval'"),
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
+        (["check", "/"], "/ is a directory, not a recipe file"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
         let scratch = Scratch()
@@ -22,6 +23,24 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains(message))
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// The parser turns a byte that is not UTF-8 into U+FFFD: the file
+    /// named was then not found, and the message showed U+FFFD. A recipe's
+    /// path reaches the compiler as text, so such a name is refused, shown
+    /// as typed.
+    @Test func aRecipeFileNameThatIsNotUTF8IsRefusedAsTyped() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let name: [UInt8] = Array("n".utf8) + [0xFF] + Array("u.swift".utf8)
+        let path = Array(scratch.path.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT, 0o644) } }
+        #expect(fd >= 0)
+        close(fd)
+        let process = RWatch(bytes: [Array("check".utf8), name], in: scratch.path, scratch: scratch)
+        #expect(process.waitForExit() == 2)
+        #expect(process.stderr.contains("a recipe's file name must be UTF-8: 'n\\xffu.swift'"), "\(process.stderr)")
+        #expect(process.stderr.split(separator: "\n").count == 1)
     }
 
     @Test func helpShowsExamplesAndExits0() {
