@@ -24,10 +24,9 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# The lean release binary, .build/release/rwatch, and beside it
-# libRecipeKit.so, which recipes (rwatch run, check, the project recipe)
-# compile and link against: the Swift runtime linked
-# in (-static-stdlib), so only the pages rwatch touches are loaded, with no
+# The lean release binary, .build/release/rwatch, with libRecipeKit.so
+# beside it (recipes compile and link against it). The binary has the
+# Swift runtime linked in (-static-stdlib), so only the pages rwatch touches are loaded, with no
 # shared libswiftCore, Foundation or Regex libraries to map and relocate.
 # Only executables are linked statically: libRecipeKit.so and the recipes
 # it serves keep the shared runtime, and a recipe is its own process, so no
