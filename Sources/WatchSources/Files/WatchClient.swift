@@ -152,11 +152,17 @@ final class WatchClient: @unchecked Sendable {
     private var outbox: [FileEvent] = []
 
     /// Queues events of the kinds asked for, for the next `flush()`, unless
-    /// ended or (in tests) deafened.
+    /// ended or (in tests) deafened. Asked for modifications but not
+    /// renames, a file renamed onto a path is a modification of that path:
+    /// new contents arrived there whole (a save through a temporary name).
     func send(_ events: [FileEvent]) {
         guard !ended, deafSince == nil else { return }
-        for event in events where event.kind == .overflow || options.kinds.contains(event.kind) {
-            outbox.append(event)
+        for event in events {
+            if event.kind == .overflow || options.kinds.contains(event.kind) {
+                outbox.append(event)
+            } else if event.kind == .movedTo, !event.isDirectory, options.kinds.contains(.modified) {
+                outbox.append(FileEvent(path: event.path, kind: .modified))
+            }
         }
     }
 

@@ -279,6 +279,33 @@ import TestSupport
         #expect(after == ["\(dir)/sentinel"], "\(after)")
     }
 
+    /// `--fs-events modify` counts a file renamed onto a path as a
+    /// modification of that path: a tool's save through a temporary name
+    /// the default ignores do not know, or written elsewhere and moved in.
+    @Test func fsEventsModifyCountsAFileRenamedOntoAPath() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let dir = scratch.file("watched")
+        mkdir(dir, 0o755)
+        TemporaryDirectory.writeFile(dir + "/main.c", "old\n")
+        guard let rwatch = start(["-d", "0", "--fs-events", "modify"], in: dir, scratch: scratch) else {
+            Issue.record("rwatch did not start watching")
+            return
+        }
+        defer { rwatch.interrupt() }
+        TemporaryDirectory.writeFile(scratch.file("outside.tmp"), "new\n")
+        #expect(rename(scratch.file("outside.tmp"), dir + "/main.c") == 0)
+        let after = runsUntilSentinel(scratch, in: dir)
+        #expect(after.contains { $0.split(separator: " ").contains { $0 == dir + "/main.c" } }, "\(after)")
+        // A rename within the tree: the target is modified; the source,
+        // only renamed away, is not.
+        TemporaryDirectory.writeFile(dir + "/main.c.tmp123", "newer\n")
+        #expect(rename(dir + "/main.c.tmp123", dir + "/main.c") == 0)
+        TemporaryDirectory.writeFile(dir + "/sentinel", "again\n")
+        #expect(eventually { runs(scratch).filter { $0.contains("sentinel") }.count >= 2 })
+        #expect(runs(scratch).filter { $0.split(separator: " ").contains { $0 == dir + "/main.c" } }.count >= 2, "\(runs(scratch))")
+    }
+
     @Test func watchNonRecursiveLeavesSubdirectoriesOut() {
         let scratch = Scratch()
         defer { scratch.remove() }
