@@ -151,7 +151,7 @@ public enum Terminal {
     }
 
     /// `path` relative to the working directory when it lies inside it.
-    static func relative(_ path: FilePath) -> FilePath {
+    package static func relative(_ path: FilePath) -> FilePath {
         guard let cwd = getcwd(nil, 0) else { return path }
         defer { free(cwd) }
         var inside = path

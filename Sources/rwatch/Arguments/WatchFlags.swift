@@ -108,13 +108,16 @@ struct WatchFlags: ParsableArguments {
     /// `nonRecursive` ones (their own entries only), absolute; the current
     /// directory when both are empty. `batches` are the same events in the
     /// arrays the watcher reads them in (`FileWatcher.batches`: a save whole).
-    func changes(recursive: [FilePath], nonRecursive: [FilePath])
+    /// `onRootDeleted` says what a watched path that goes away does.
+    func changes(recursive: [FilePath], nonRecursive: [FilePath], onRootDeleted: RootDeletion = .fail)
         -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
+        var base = watchOptions
+        base.onRootDeleted = onRootDeleted
         var watches: [([FilePath], WatchOptions)] = []
-        if !deep.isEmpty { watches.append((deep, watchOptions)) }
+        if !deep.isEmpty { watches.append((deep, base)) }
         if !nonRecursive.isEmpty {
-            var options = watchOptions
+            var options = base
             options.recursive = false
             watches.append((nonRecursive, options))
         }

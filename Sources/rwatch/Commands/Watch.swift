@@ -101,7 +101,22 @@ struct Watch: ParsableCommand {
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
     func recipe() throws -> Recipe {
-        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths)
+        // A watched path that goes away (make clean, a checkout without
+        // it, a config file rewritten slowly) is waited for, as tail -F
+        // waits: its deletion runs the command, and its return does too.
+        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths, onRootDeleted: .waitForReappearance)
+        let roots = Set(watched.paths)
+        let quiet = output.quiet
+        let announced = watched.batches.on(next: { events in
+            guard !quiet else { return }
+            for event in events where roots.contains(event.path) {
+                switch event.kind {
+                case .deleted, .movedFrom: Terminal.status("\(Quoted.path(Terminal.relative(event.path))) is gone; waiting for it to come back")
+                case .created, .movedTo: Terminal.status("\(Quoted.path(Terminal.relative(event.path))) is back")
+                default: break
+                }
+            }
+        })
         let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
             (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
         // The command's words as typed: a path in them need not be UTF-8.
@@ -111,8 +126,8 @@ struct Watch: ParsableCommand {
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let batches = settle
-                ? watched.batches.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
-                : watched.batches.batched(debounce, maxWait: maxWait)
+                ? announced.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
+                : announced.batched(debounce, maxWait: maxWait)
             let started = postpone ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(words, onBusy: policy, options: run)

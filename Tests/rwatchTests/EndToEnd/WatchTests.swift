@@ -105,6 +105,59 @@ import TestSupport
         return names
     }
 
+    /// A watched directory that goes away (make clean, a checkout without
+    /// it) is waited for, as tail -F waits: its deletion runs the command,
+    /// a line says so, and once it is back its changes run the command
+    /// again. rwatch used to exit with status 2.
+    @Test func aWatchedDirectoryThatGoesAwayIsWaitedFor() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["-p", "-d", "0", "-w", "watched", "--", "sh", "-c", "printf '%s\\n' \"$RWATCH_PATHS\" >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/ready", "\(attempt)") }
+            return scratch.read("runs").contains("watched/ready")
+        })
+        TemporaryDirectory.removeTree(scratch.file("watched"))
+        #expect(eventually { rwatch.stderr.contains("rwatch: watched is gone; waiting for it to come back") }, "\(rwatch.stderr)")
+        #expect(eventually { scratch.read("runs").split(separator: "\n").contains { $0 == scratch.file("watched") } }, "\(scratch.read("runs"))")
+        mkdir(scratch.file("watched"), 0o700)
+        attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/back", "\(attempt)") }
+            return scratch.read("runs").contains("watched/back")
+        })
+        #expect(rwatch.stderr.contains("rwatch: watched is back"))
+        #expect(rwatch.exitStatus() == nil, "\(rwatch.stderr)")
+    }
+
+    /// The same for a watched file deleted and written again later than an
+    /// editor's save would (a deploy tool, a generator).
+    @Test func aWatchedFileThatGoesAwayIsWaitedFor() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("conf.yaml", "a: 1\n")
+        let rwatch = RWatch(["-p", "-d", "0", "-w", "conf.yaml", "--", "sh", "-c", "cat conf.yaml >> runs 2>/dev/null; echo >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("conf.yaml", "a: \(attempt)\n") }
+            return !scratch.read("runs").isEmpty
+        })
+        #expect(unlink(scratch.file("conf.yaml")) == 0)
+        #expect(eventually { rwatch.stderr.contains("rwatch: conf.yaml is gone; waiting for it to come back") }, "\(rwatch.stderr)")
+        scratch.write("conf.yaml", "b: 2\n")
+        #expect(eventually { scratch.read("runs").contains("b: 2") }, "\(scratch.read("runs")) \(rwatch.stderr)")
+        #expect(rwatch.exitStatus() == nil, "\(rwatch.stderr)")
+    }
+
     @Test func extensionAndIgnoreFiltersDecideWhatTriggersARun() {
         let scratch = Scratch()
         defer { scratch.remove() }
