@@ -13,6 +13,8 @@ struct WatchTable {
     }
 
     private var watches = PathDictionary<Watch>()
+    /// Directories that exist but refused a watch, each warned of once.
+    private var unwatchable: Set<FilePath> = []
     /// libinotifytools' fd, read by the reader thread; nil while the library
     /// is not started (or could not start: then nothing may call it).
     var descriptor: Int32? = nil
@@ -69,6 +71,12 @@ struct WatchTable {
                 throw FileWatchError(.watchLimit(path: directory, limit: InotifyLibrary.maxUserWatches))
             case .failed(let code):
                 if isRoot { throw FileWatchError(code == ENOENT ? .noSuchPath(directory) : .cannotWatch(path: directory, errno: code)) }
+                if code != ENOENT, code != ENOTDIR, unwatchable.insert(directory).inserted {
+                    // There, but refused (no permission, a path longer than
+                    // PATH_MAX): say so once, rather than see nothing below it.
+                    FileWatcher.announce(WatchNotice(path: directory, kind: .warning(
+                        "cannot watch \(Quoted.path(directory)): \(Errno(rawValue: code).description); changes below it are not seen")))
+                }
                 return false
             }
         }

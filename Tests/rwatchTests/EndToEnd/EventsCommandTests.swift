@@ -90,4 +90,28 @@ import TestSupport
         #expect(created != nil && moved != nil && created! < moved!, "\(seen)")
         #expect(seen.last == "deleted e", "\(seen)")
     }
+
+    /// A directory that exists but refuses a watch (here, one whose path is
+    /// longer than PATH_MAX) gets one warning line: nothing below it can
+    /// be seen, and the user should know.
+    @Test func aDirectoryThatCannotBeWatchedIsNamedOnce() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let rwatch = start(scratch)
+        defer { rwatch.interrupt() }
+        // 18 levels of 250-byte names: past PATH_MAX (4096) from the root
+        // on, made relative to descriptors (no chdir in a test process).
+        let name = String(repeating: "d", count: 250)
+        var fd = open(scratch.file("watched"), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        #expect(fd >= 0)
+        for _ in 0..<18 {
+            #expect(mkdirat(fd, name, 0o700) == 0)
+            let next = openat(fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            close(fd)
+            fd = next
+        }
+        close(fd)
+        #expect(eventually { rwatch.stderr.contains("changes below it are not seen") }, "\(rwatch.stderr)")
+        #expect(rwatch.stderr.split(separator: "\n").filter { $0.contains("cannot watch") }.count == 1, "\(rwatch.stderr)")
+    }
 }
