@@ -49,6 +49,12 @@ struct PathFilter: Sendable {
     private var ancestors: [FilePath] = []
     private var infoExclude: FilePath? = nil
     private var globalExcludes: FilePath? = nil
+    /// git's `core.ignorecase`: the rule files' patterns (`.gitignore`,
+    /// `.ignore`, `info/exclude`, the global excludes file) match ASCII
+    /// letters of either case, as git's do on a case-insensitive file
+    /// system. rwatch's own globs (`-i`, `-f`, the ignore and filter
+    /// files) never fold: git's pathspecs do not either.
+    private(set) var ignoreCase = false
 
     /// A filter for `root` (absolute) with `options`, whose globs must be valid (`validated()`).
     init(root: FilePath, options: WatchOptions) {
@@ -81,6 +87,8 @@ struct PathFilter: Sendable {
         top = repository?.top ?? root
         prefix = FileSystem.relative(root, to: top) ?? FilePath()
         prefixBytes = prefix.bytes
+        // Before any rule file is read: it decides how they are compiled.
+        ignoreCase = GitConfiguration.ignoreCase(commonDirectory: repository?.commonDirectory, environment: environment)
         ancestors = []
         var directory = root
         while directory != top {
@@ -170,7 +178,7 @@ struct PathFilter: Sendable {
     private mutating func readExcludeFiles() {
         git.excludeFiles = [infoExclude, globalExcludes].compactMap { path in
             guard let path, let bytes = PathFilter.readRuleFile(path, followSymlinks: true) else { return nil }
-            return IgnoreFile.gitignore(bytes, path: path)
+            return IgnoreFile.gitignore(bytes, path: path, ignoreCase: ignoreCase)
         }
     }
 
@@ -182,7 +190,7 @@ struct PathFilter: Sendable {
         if readsGitignores { names.append(PathFilter.gitignoreName) }
         return names.compactMap { name in
             let path = directory.appending(name)
-            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path) }
+            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path, ignoreCase: ignoreCase) }
         }
     }
 
