@@ -29,13 +29,17 @@ struct PathFilter: Sendable {
     /// Whether any rule file is read, so the repository is looked for.
     private var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
     let recursive: Bool
-    private let includeGlobs: [Glob]
-    private let excludeGlobs: [Glob]
+    /// rwatch's own globs, as they apply below the root (`./x`, absolute paths).
+    private let includeGlobs: [RootedGlob]
+    private let excludeGlobs: [RootedGlob]
     private let extensions: Set<String>
     private let ignoreFilePaths: [FilePath]
     private let filterFilePaths: [FilePath]
-    private var ignoreFiles: [IgnoreFile] = []
-    private var filterFiles: [IgnoreFile] = []
+    /// The `--ignore-file`s and `--filter-file`s, each with its lines' globs as they apply below the root.
+    private var ignoreFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    private var filterFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    /// The root's bytes without the leading `/`, for globs matched against absolute paths.
+    private let rootBytes: [UInt8]
     /// Git's rules, relative to `top`.
     private(set) var git = IgnoreRules()
     /// Where git's rules are anchored: the top of the repository holding
@@ -60,8 +64,9 @@ struct PathFilter: Sendable {
     init(root: FilePath, options: WatchOptions) {
         self.root = root
         top = root
-        includeGlobs = options.include.compactMap { try? Glob($0) }
-        excludeGlobs = options.exclude.compactMap { try? Glob($0) }
+        rootBytes = Array(root.bytes.drop { $0 == UInt8(ascii: "/") })
+        includeGlobs = options.include.compactMap { try? Glob($0) }.map { RootedGlob($0, root: root) }
+        excludeGlobs = options.exclude.compactMap { try? Glob($0) }.map { RootedGlob($0, root: root) }
         extensions = Set(options.extensions.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
         useDefaultIgnore = options.useDefaultIgnore
         readsGitignores = options.useVCSIgnore && options.useProjectIgnore
@@ -80,8 +85,7 @@ struct PathFilter: Sendable {
     /// top down to the root's parent, `info/exclude` and the global
     /// excludes file (named by `environment`).
     mutating func prepare(environment: GitConfiguration.Environment = .current) {
-        ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
-        filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+        readGlobFiles()
         guard discovers else { return }
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
@@ -125,8 +129,7 @@ struct PathFilter: Sendable {
     /// after re-reading the file.
     mutating func ruleFileChanged(_ path: FilePath) -> FilePath? {
         if ignoreFilePaths.contains(path) || filterFilePaths.contains(path) {
-            ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
-            filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+            readGlobFiles()
             return FilePath()
         }
         guard discovers else { return nil }
@@ -194,6 +197,16 @@ struct PathFilter: Sendable {
         }
     }
 
+    /// Reads the `--ignore-file`s and `--filter-file`s, their globs rooted here.
+    private mutating func readGlobFiles() {
+        let root = root
+        func rooted(_ paths: [FilePath]) -> [(file: IgnoreFile, globs: [RootedGlob])] {
+            paths.compactMap { PathFilter.readGlobs($0) }.map { file in (file, file.patterns.map { RootedGlob($0.glob, root: root) }) }
+        }
+        ignoreFiles = rooted(ignoreFilePaths)
+        filterFiles = rooted(filterFilePaths)
+    }
+
     /// A list of globs; a file that cannot be read or holds a bad glob
     /// gives one warning and no rules (`validated()` rejected it at start).
     private static func readGlobs(_ path: FilePath) -> IgnoreFile? {
@@ -246,8 +259,8 @@ struct PathFilter: Sendable {
         }
         if includeGlobs.isEmpty, filterFiles.isEmpty { return true }
         return relative.withBytes { bytes in
-            includeGlobs.contains { $0.matches(bytes, isDirectory: isDirectory) }
-                || filterFiles.contains { $0.patterns.contains { $0.glob.matches(bytes, isDirectory: isDirectory) } }
+            includeGlobs.contains { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }
+                || filterFiles.contains { $0.globs.contains { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) } }
         }
     }
 
@@ -263,11 +276,12 @@ struct PathFilter: Sendable {
                     return IgnoreReason(source: .defaultIgnore, pattern: glob.pattern)
                 }
             }
-            if let glob = excludeGlobs.first(where: { $0.matches(bytes, isDirectory: isDirectory) }) {
-                return IgnoreReason(source: .excludeGlob, pattern: glob.pattern)
+            if let glob = excludeGlobs.first(where: { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }) {
+                return IgnoreReason(source: .excludeGlob, pattern: glob.written.pattern)
             }
-            for file in ignoreFiles {
-                if let line = file.patterns.first(where: { $0.glob.matches(bytes, isDirectory: isDirectory) }) {
+            for (file, globs) in ignoreFiles {
+                if let index = globs.firstIndex(where: { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }) {
+                    let line = file.patterns[index]
                     return IgnoreReason(source: .file(path: file.path, line: line.line), pattern: line.text)
                 }
             }
