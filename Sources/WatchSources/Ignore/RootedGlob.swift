@@ -16,11 +16,11 @@ import SystemPackage
 ///   path's absolute form; when it names a place outside the root (or the
 ///   root itself), it matches nothing below it.
 ///
-/// A glob starting with `/` is taken as absolute only when its fixed
-/// leading segments name the root, or when its first segment is fixed, is
-/// an entry of `/` and is not an entry of the root: `/build` and `/src/*.c`
-/// stay anchored at the root as before, `/tmp/x` is absolute unless the root
-/// has a `tmp`.
+/// A glob starting with `/` is taken as absolute only when it starts down
+/// the root's own path (its first segment is the root's first): `/build`,
+/// `/bin` and `/src/*.c` stay anchored at the root as before, whatever `/`
+/// holds (a Go project's `/bin` must not turn into the system's `/bin`
+/// while the project has none yet).
 struct RootedGlob: Sendable {
     /// Why a glob matches nothing below a root.
     enum Nothing: Sendable, Hashable {
@@ -89,7 +89,7 @@ struct RootedGlob: Sendable {
             if segments.isEmpty { return .nothing(.rootItself) }
             return .relative(anchored(segments[...], directoryOnly: directoryOnly) ?? glob)
         }
-        guard text.hasPrefix("/"), let first = segments.first else { return .relative(glob) }
+        guard text.hasPrefix("/"), !segments.isEmpty else { return .relative(glob) }
         let rootNames = root.components.map { String(decoding: $0.bytes, as: UTF8.self) }
         let isFixed: (Substring) -> Bool = { !$0.utf8.contains(where: wildcards.contains) }
         let fixed = segments.prefix(while: isFixed)
@@ -103,17 +103,17 @@ struct RootedGlob: Sendable {
                 return form
             }
         }
-        // Anchored at the root, as it always was, unless its first segment
-        // is a directory of `/` that the root does not hold.
-        let name = FilePath.Component(String(first))
-        guard isFixed(first), let name, FileSystem.kind(FilePath("/").appending(name), follow: true) != .missing,
-              FileSystem.kind(root.appending(name)) == .missing
-        else { return .relative(glob) }
+        // Anchored at the root, as it always was (`/build`, `/bin` even
+        // though `/` has a `bin`), unless it starts down the root's own
+        // path: then it is a path typed whole. A wildcard before it leaves
+        // the root's path makes it absolute (`$PWD/**/*.o` over several
+        // roots, `/home/*/app/**`); leaving it, or stopping at one of the
+        // root's parents, it names nothing below the root.
+        guard let first = fixed.first, let rootFirst = rootNames.first, first == rootFirst else { return .relative(glob) }
         for (index, rootName) in rootNames.enumerated() {
             guard index < segments.count else { return .nothing(.outside) }
-            let segment = segments[index]
-            if !isFixed(segment) { return .absolute(glob) }
-            if segment != rootName { return .nothing(.outside) }
+            if !isFixed(segments[index]) { return .absolute(glob) }
+            if segments[index] != rootName { return .nothing(.outside) }
         }
         return .nothing(.outside)
     }
