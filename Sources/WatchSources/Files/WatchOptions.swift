@@ -5,7 +5,10 @@ import SystemPackage
 ///
 /// Globs match paths relative to the watched root (`Glob`); a glob without
 /// `/` matches the file name at any depth (`*.swift`), `**` matches any
-/// number of directories (`Sources/**/*.swift`), `{a,b}` either. Ignored
+/// number of directories (`Sources/**/*.swift`), `{a,b}` either; `./x` is
+/// anchored at the root like `/x`, and an absolute path is matched against
+/// absolute paths (`RootedGlob`; `globsMatchingNothing` names the globs
+/// that can match nothing below the roots). Ignored
 /// directories are not watched at all. Git's ignore rules are read as git
 /// reads them (`.gitignore` from the repository's top down, `.ignore`,
 /// `info/exclude`, the global excludes file), and read again when one of

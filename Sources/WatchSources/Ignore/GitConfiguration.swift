@@ -1,12 +1,14 @@
 import Glibc
 import SystemPackage
 
-/// Where git's global excludes file is, found the way git finds it, without
-/// running git: `core.excludesFile` from the system, global and repository
+/// What git's configuration says about ignore rules, read the way git reads
+/// it, without running git: from the system, global and repository
 /// configuration (the last one set wins; `include.path` is followed,
-/// `includeIf` is not), else `$XDG_CONFIG_HOME/git/ignore`, else
-/// `~/.config/git/ignore`. `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and
-/// `GIT_CONFIG_NOSYSTEM` are honoured.
+/// `includeIf` is not; `GIT_CONFIG_GLOBAL`, `GIT_CONFIG_SYSTEM` and
+/// `GIT_CONFIG_NOSYSTEM` are honoured). Where the global excludes file is
+/// (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`, else
+/// `~/.config/git/ignore`), and whether patterns ignore case
+/// (`core.ignorecase`).
 enum GitConfiguration {
     /// The environment variables git reads for this.
     struct Environment: Sendable, Hashable {
@@ -35,6 +37,52 @@ enum GitConfiguration {
     /// is `commonDirectory` (nil outside any repository), relative paths
     /// taken from `top`. Nil when there is none to read.
     static func excludesFile(commonDirectory: FilePath?, top: FilePath, environment: Environment) -> FilePath? {
+        var value: String? = nil
+        for file in files(commonDirectory: commonDirectory, environment: environment) {
+            if let found = lastEntry(section: "core", key: "excludesfile", in: file, environment: environment, depth: 0)?.value {
+                value = found
+            }
+        }
+        guard let value else { return environment.xdgGitDirectory.map { $0.appending("ignore") } }
+        if value.isEmpty { return nil }
+        return FileSystem.absolute(top.pushing(expand(value, environment: environment)))
+    }
+
+    /// Whether git matches ignore patterns regardless of ASCII case in the
+    /// repository whose shared git directory is `commonDirectory` (nil
+    /// outside any repository): `core.ignorecase` from the same files as
+    /// the excludes file. Unset is false, git's default; git sets it true
+    /// itself in a repository it creates on a case-insensitive file system
+    /// (vfat, exFAT, WSL's drvfs), where rwatch must ignore what git does.
+    static func ignoreCase(commonDirectory: FilePath?, environment: Environment) -> Bool {
+        var value = false
+        for file in files(commonDirectory: commonDirectory, environment: environment) {
+            if let found = lastEntry(section: "core", key: "ignorecase", in: file, environment: environment, depth: 0) {
+                value = boolean(found.value)
+            }
+        }
+        return value
+    }
+
+    /// A boolean as git reads one: a key without `=` is true; `true`,
+    /// `yes`, `on` (any case) and a non-zero integer are true; the rest
+    /// (`false`, `no`, `off`, `0`, empty, and what git would reject) false.
+    static func boolean(_ value: String?) -> Bool {
+        guard let value else { return true }
+        switch value.lowercased() {
+        case "true", "yes", "on": return true
+        case "false", "no", "off", "": return false
+        default:
+            // An integer, possibly with a k, m or g unit.
+            var digits = Substring(value)
+            if let last = digits.last, "kKmMgG".contains(last) { digits = digits.dropLast() }
+            return Int(digits).map { $0 != 0 } ?? false
+        }
+    }
+
+    /// The configuration files git reads, in order (a later value wins):
+    /// the system file, the global ones, the repository's.
+    private static func files(commonDirectory: FilePath?, environment: Environment) -> [FilePath] {
         var files: [FilePath] = []
         if !environment.noSystem { files.append(environment.configSystem ?? "/etc/gitconfig") }
         if let global = environment.configGlobal {
@@ -44,15 +92,7 @@ enum GitConfiguration {
             if let home = environment.home { files.append(home.appending(".gitconfig")) }
         }
         if let commonDirectory { files.append(commonDirectory.appending("config")) }
-        var value: String? = nil
-        for file in files {
-            if let found = lastValue(section: "core", key: "excludesfile", in: file, environment: environment, depth: 0) {
-                value = found
-            }
-        }
-        guard let value else { return environment.xdgGitDirectory.map { $0.appending("ignore") } }
-        if value.isEmpty { return nil }
-        return FileSystem.absolute(top.pushing(expand(value, environment: environment)))
+        return files
     }
 
     /// `~/x` with the home directory.
@@ -62,23 +102,23 @@ enum GitConfiguration {
         return FilePath(path)
     }
 
-    /// The last value of `section.key` in the config file `path` and the
+    /// The last entry of `section.key` in the config file `path` and the
     /// files it includes.
-    private static func lastValue(section: String, key: String, in path: FilePath, environment: Environment, depth: Int) -> String? {
+    private static func lastEntry(section: String, key: String, in path: FilePath, environment: Environment, depth: Int) -> Entry? {
         guard depth < 10, case .contents(let bytes) = FileSystem.readFile(path, limit: PathFilter.ruleFileLimit) else { return nil }
-        var value: String? = nil
+        var last: Entry? = nil
         for entry in entries(bytes) {
             if entry.section == section, entry.key == key {
-                value = entry.value
+                last = entry
             } else if entry.section == "include", entry.key == "path", let include = entry.value {
                 // Relative to the including file's directory.
                 let target = FileSystem.parent(FileSystem.absolute(path)).pushing(expand(include, environment: environment))
-                if let found = lastValue(section: section, key: key, in: target, environment: environment, depth: depth + 1) {
-                    value = found
+                if let found = lastEntry(section: section, key: key, in: target, environment: environment, depth: depth + 1) {
+                    last = found
                 }
             }
         }
-        return value
+        return last
     }
 
     struct Entry: Equatable {

@@ -42,8 +42,10 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Compiles a pattern given as bytes (a line of an ignore file may
-    /// hold any bytes a file name can).
-    init(bytes: [UInt8], syntax: Syntax) throws {
+    /// hold any bytes a file name can). With `caseFold` (gitignore syntax
+    /// only: `core.ignorecase`), ASCII letters match either case the way
+    /// git's wildmatch folds them.
+    init(bytes: [UInt8], syntax: Syntax, caseFold: Bool = false) throws {
         let pattern = String(decoding: bytes, as: UTF8.self)
         self.pattern = pattern
         self.syntax = syntax
@@ -64,7 +66,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         var alternatives: [GlobPattern] = []
         for text in texts {
             do {
-                alternatives.append(try GlobPattern(text, syntax: syntax))
+                alternatives.append(try GlobPattern(text, syntax: syntax, caseFold: caseFold))
             } catch {
                 switch error {
                 case .empty: throw bad("empty pattern")

@@ -31,13 +31,36 @@ struct GlobCharacterClass: Sendable, Hashable {
         }
     }
 
+    /// Members listed one by one (`[abc]`), kept apart from the ranges
+    /// because git's case folding treats the two differently.
+    var members: [UInt32] = []
     var ranges: [ClosedRange<UInt32>] = []
     var named: [Named] = []
     var negated = false
 
     /// Whether the character (or byte) `value` is in the class.
     func contains(_ value: UInt32) -> Bool {
-        let listed = ranges.contains { $0.contains(value) } || named.contains { $0.contains(value) }
+        let listed = members.contains(value) || ranges.contains { $0.contains(value) } || named.contains { $0.contains(value) }
+        return listed != negated
+    }
+
+    /// Whether the byte `value`, already folded to lower case, is in the
+    /// class as git's wildmatch decides under `WM_CASEFOLD`
+    /// (`core.ignorecase`): a member listed alone is compared with the
+    /// folded byte as written (so `[A]` matches neither `a` nor `A`, as in
+    /// git), a range also takes the byte's upper-case form (`[A-Z]`
+    /// matches `a`), and `[:upper:]` and `[:lower:]` take either case.
+    func containsFolded(_ value: UInt32) -> Bool {
+        let isLetter = (0x61...0x7A).contains(value)
+        var listed = members.contains(value) || ranges.contains { $0.contains(value) || (isLetter && $0.contains(value - 0x20)) }
+        if !listed {
+            listed = named.contains { name in
+                switch name {
+                case .upper, .lower: return isLetter || name.contains(value)
+                default: return name.contains(value)
+                }
+            }
+        }
         return listed != negated
     }
 
@@ -84,7 +107,7 @@ struct GlobCharacterClass: Sendable, Hashable {
                     throw .reversedRange
                 }
             } else {
-                result.ranges.append(low...low)
+                result.members.append(low)
             }
         }
     }

@@ -26,6 +26,10 @@ struct GlobPattern: Sendable, Hashable {
     let trailingGlobstarNeedsComponent: Bool
     /// `?` and `[…]` take whole UTF-8 characters (rwatch) or single bytes (gitignore).
     let unicode: Bool
+    /// gitignore under `core.ignorecase`: ASCII letters compare folded, as
+    /// git's wildmatch does with `WM_CASEFOLD` (the path's bytes are
+    /// folded as they are read; the pattern's literal bytes were at compile).
+    let caseFold: Bool
     /// How many `**` segments the pattern has (two or more: matching
     /// remembers failures).
     private let globstarCount: Int
@@ -37,8 +41,11 @@ struct GlobPattern: Sendable, Hashable {
     }
 
     /// Compiles one alternative. rwatch's syntax drops every trailing `/`,
-    /// gitignore's one (as git does).
-    init(_ text: [UInt8], syntax: Glob.Syntax) throws(Problem) {
+    /// gitignore's one (as git does). With `caseFold` (gitignore only),
+    /// literal letters are folded to lower case, but not an escaped one: git
+    /// compares `\X` as written with the folded path, so it matches nothing.
+    init(_ text: [UInt8], syntax: Glob.Syntax, caseFold: Bool = false) throws(Problem) {
+        precondition(!caseFold || syntax == .gitignore, "only gitignore patterns fold case")
         let slash = UInt8(ascii: "/")
         var bytes = text[...]
         var directoryOnly = false
@@ -102,7 +109,7 @@ struct GlobPattern: Sendable, Hashable {
                 }
                 onlyStars = false
             default:
-                tokens.append(.byte(byte))
+                tokens.append(.byte(caseFold ? Self.folded(byte) : byte))
                 onlyStars = false
                 i += 1
             }
@@ -115,6 +122,13 @@ struct GlobPattern: Sendable, Hashable {
         self.directoryOnly = directoryOnly
         self.trailingGlobstarNeedsComponent = syntax == .gitignore
         self.unicode = unicode
+        self.caseFold = caseFold
+    }
+
+    /// An ASCII upper-case letter as lower case; any other byte as it is.
+    @inline(__always)
+    static func folded(_ byte: UInt8) -> UInt8 {
+        (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
     }
 
     /// Whether the last byte is escaped by an odd run of backslashes.
@@ -141,7 +155,7 @@ struct GlobPattern: Sendable, Hashable {
             while start > 0, path[start - 1] != slash { start -= 1 }
             switch segments[0] {
             case .globstar: return true
-            case .tokens(let tokens): return Self.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]), unicode: unicode)
+            case .tokens(let tokens): return Self.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]), unicode: unicode, caseFold: caseFold)
             }
         }
         // With two `**` or more, the same (segment, position) is reached
@@ -195,15 +209,17 @@ struct GlobPattern: Sendable, Hashable {
             guard position < end else { return false }
             var componentEnd = position
             while componentEnd < end, path[componentEnd] != slash { componentEnd += 1 }
-            guard Self.match(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd]), unicode: unicode) else { return false }
+            guard Self.match(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd]), unicode: unicode, caseFold: caseFold) else {
+                return false
+            }
             return match(segment: index + 1, from: componentEnd, end: end, in: path, failed: &failed)
         }
     }
 
-
-
-    /// Wildcard match of one component, backtracking to the last `*`.
-    static func match(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>, unicode: Bool) -> Bool {
+    /// Wildcard match of one component, backtracking to the last `*`; with
+    /// `caseFold` (bytes only, never `unicode`), each byte of `name` is
+    /// folded to lower case before it is compared.
+    static func match(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>, unicode: Bool, caseFold: Bool = false) -> Bool {
         var t = 0, n = 0
         var starAt = -1, starName = 0
         while n < name.count {
@@ -219,14 +235,14 @@ struct GlobPattern: Sendable, Hashable {
                     t += 1
                     continue
                 case .byte(let byte):
-                    if byte == name[n] {
+                    if byte == (caseFold ? folded(name[n]) : name[n]) {
                         t += 1
                         n += 1
                         continue
                     }
                 case .set(let set):
                     let (character, length) = GlobText.character(name, at: n, unicode: unicode)
-                    if set.contains(character) {
+                    if caseFold ? set.containsFolded(UInt32(folded(UInt8(truncatingIfNeeded: character)))) : set.contains(character) {
                         t += 1
                         n += length
                         continue

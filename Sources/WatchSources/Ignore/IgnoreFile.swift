@@ -23,7 +23,9 @@ struct IgnoreFile: Sendable {
     /// (`\ `), `!` negates (`\!` and `\#` are literal), a UTF-8 byte order
     /// mark at the start is skipped, CR LF is a line end. Lines git would
     /// never match (an unclosed `[`, a lone trailing `\`) are dropped.
-    static func gitignore(_ bytes: [UInt8], path: FilePath) -> IgnoreFile {
+    /// With `ignoreCase` (git's `core.ignorecase`), the patterns match
+    /// ASCII letters of either case, as git's do then.
+    static func gitignore(_ bytes: [UInt8], path: FilePath, ignoreCase: Bool = false) -> IgnoreFile {
         var patterns: [Pattern] = []
         forEachLine(bytes) { number, line in
             var line = line
@@ -36,7 +38,7 @@ struct IgnoreFile: Sendable {
                 line = line.dropFirst()
             }
             guard !line.isEmpty else { return }
-            guard let glob = try? Glob(bytes: Array(line), syntax: .gitignore) else { return }
+            guard let glob = try? Glob(bytes: Array(line), syntax: .gitignore, caseFold: ignoreCase) else { return }
             patterns.append(Pattern(glob: glob, negated: negated, line: number, text: text))
         }
         return IgnoreFile(path: path, patterns: patterns)

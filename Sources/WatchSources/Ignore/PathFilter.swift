@@ -29,13 +29,17 @@ struct PathFilter: Sendable {
     /// Whether any rule file is read, so the repository is looked for.
     private var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
     let recursive: Bool
-    private let includeGlobs: [Glob]
-    private let excludeGlobs: [Glob]
+    /// rwatch's own globs, as they apply below the root (`./x`, absolute paths).
+    private let includeGlobs: [RootedGlob]
+    private let excludeGlobs: [RootedGlob]
     private let extensions: Set<String>
     private let ignoreFilePaths: [FilePath]
     private let filterFilePaths: [FilePath]
-    private var ignoreFiles: [IgnoreFile] = []
-    private var filterFiles: [IgnoreFile] = []
+    /// The `--ignore-file`s and `--filter-file`s, each with its lines' globs as they apply below the root.
+    private var ignoreFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    private var filterFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    /// The root's bytes without the leading `/`, for globs matched against absolute paths.
+    private let rootBytes: [UInt8]
     /// Git's rules, relative to `top`.
     private(set) var git = IgnoreRules()
     /// Where git's rules are anchored: the top of the repository holding
@@ -49,13 +53,20 @@ struct PathFilter: Sendable {
     private var ancestors: [FilePath] = []
     private var infoExclude: FilePath? = nil
     private var globalExcludes: FilePath? = nil
+    /// git's `core.ignorecase`: the rule files' patterns (`.gitignore`,
+    /// `.ignore`, `info/exclude`, the global excludes file) match ASCII
+    /// letters of either case, as git's do on a case-insensitive file
+    /// system. rwatch's own globs (`-i`, `-f`, the ignore and filter
+    /// files) never fold: git's pathspecs do not either.
+    private(set) var ignoreCase = false
 
     /// A filter for `root` (absolute) with `options`, whose globs must be valid (`validated()`).
     init(root: FilePath, options: WatchOptions) {
         self.root = root
         top = root
-        includeGlobs = options.include.compactMap { try? Glob($0) }
-        excludeGlobs = options.exclude.compactMap { try? Glob($0) }
+        rootBytes = Array(root.bytes.drop { $0 == UInt8(ascii: "/") })
+        includeGlobs = options.include.compactMap { try? Glob($0) }.map { RootedGlob($0, root: root) }
+        excludeGlobs = options.exclude.compactMap { try? Glob($0) }.map { RootedGlob($0, root: root) }
         extensions = Set(options.extensions.map { $0.hasPrefix(".") ? String($0.dropFirst()) : $0 })
         useDefaultIgnore = options.useDefaultIgnore
         readsGitignores = options.useVCSIgnore && options.useProjectIgnore
@@ -74,13 +85,14 @@ struct PathFilter: Sendable {
     /// top down to the root's parent, `info/exclude` and the global
     /// excludes file (named by `environment`).
     mutating func prepare(environment: GitConfiguration.Environment = .current) {
-        ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
-        filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+        readGlobFiles()
         guard discovers else { return }
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
         prefix = FileSystem.relative(root, to: top) ?? FilePath()
         prefixBytes = prefix.bytes
+        // Before any rule file is read: it decides how they are compiled.
+        ignoreCase = GitConfiguration.ignoreCase(commonDirectory: repository?.commonDirectory, environment: environment)
         ancestors = []
         var directory = root
         while directory != top {
@@ -117,8 +129,7 @@ struct PathFilter: Sendable {
     /// after re-reading the file.
     mutating func ruleFileChanged(_ path: FilePath) -> FilePath? {
         if ignoreFilePaths.contains(path) || filterFilePaths.contains(path) {
-            ignoreFiles = ignoreFilePaths.compactMap { PathFilter.readGlobs($0) }
-            filterFiles = filterFilePaths.compactMap { PathFilter.readGlobs($0) }
+            readGlobFiles()
             return FilePath()
         }
         guard discovers else { return nil }
@@ -170,7 +181,7 @@ struct PathFilter: Sendable {
     private mutating func readExcludeFiles() {
         git.excludeFiles = [infoExclude, globalExcludes].compactMap { path in
             guard let path, let bytes = PathFilter.readRuleFile(path, followSymlinks: true) else { return nil }
-            return IgnoreFile.gitignore(bytes, path: path)
+            return IgnoreFile.gitignore(bytes, path: path, ignoreCase: ignoreCase)
         }
     }
 
@@ -182,8 +193,18 @@ struct PathFilter: Sendable {
         if readsGitignores { names.append(PathFilter.gitignoreName) }
         return names.compactMap { name in
             let path = directory.appending(name)
-            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path) }
+            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path, ignoreCase: ignoreCase) }
         }
+    }
+
+    /// Reads the `--ignore-file`s and `--filter-file`s, their globs rooted here.
+    private mutating func readGlobFiles() {
+        let root = root
+        func rooted(_ paths: [FilePath]) -> [(file: IgnoreFile, globs: [RootedGlob])] {
+            paths.compactMap { PathFilter.readGlobs($0) }.map { file in (file, file.patterns.map { RootedGlob($0.glob, root: root) }) }
+        }
+        ignoreFiles = rooted(ignoreFilePaths)
+        filterFiles = rooted(filterFilePaths)
     }
 
     /// A list of globs; a file that cannot be read or holds a bad glob
@@ -238,8 +259,8 @@ struct PathFilter: Sendable {
         }
         if includeGlobs.isEmpty, filterFiles.isEmpty { return true }
         return relative.withBytes { bytes in
-            includeGlobs.contains { $0.matches(bytes, isDirectory: isDirectory) }
-                || filterFiles.contains { $0.patterns.contains { $0.glob.matches(bytes, isDirectory: isDirectory) } }
+            includeGlobs.contains { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }
+                || filterFiles.contains { $0.globs.contains { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) } }
         }
     }
 
@@ -255,11 +276,12 @@ struct PathFilter: Sendable {
                     return IgnoreReason(source: .defaultIgnore, pattern: glob.pattern)
                 }
             }
-            if let glob = excludeGlobs.first(where: { $0.matches(bytes, isDirectory: isDirectory) }) {
-                return IgnoreReason(source: .excludeGlob, pattern: glob.pattern)
+            if let glob = excludeGlobs.first(where: { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }) {
+                return IgnoreReason(source: .excludeGlob, pattern: glob.written.pattern)
             }
-            for file in ignoreFiles {
-                if let line = file.patterns.first(where: { $0.glob.matches(bytes, isDirectory: isDirectory) }) {
+            for (file, globs) in ignoreFiles {
+                if let index = globs.firstIndex(where: { $0.matches(bytes, isDirectory: isDirectory, rootBytes: rootBytes) }) {
+                    let line = file.patterns[index]
                     return IgnoreReason(source: .file(path: file.path, line: line.line), pattern: line.text)
                 }
             }

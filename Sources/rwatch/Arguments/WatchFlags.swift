@@ -112,6 +112,9 @@ struct WatchFlags: ParsableArguments {
     func changes(recursive: [FilePath], nonRecursive: [FilePath], onRootDeleted: RootDeletion = .fail)
         -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
+        // A glob that can match nothing (an absolute path outside every
+        // watched path) would otherwise do nothing without a word.
+        for line in watchOptions.globsMatchingNothing(below: deep + nonRecursive) { Terminal.warning(line) }
         var base = watchOptions
         base.onRootDeleted = onRootDeleted
         var watches: [([FilePath], WatchOptions)] = []

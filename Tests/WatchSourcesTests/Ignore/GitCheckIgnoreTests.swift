@@ -116,10 +116,16 @@ struct GeneratedTree: CustomStringConvertible {
     var infoExclude = ""
     var globalExcludes = ""
 
-    init(_ random: inout SeededGenerator) {
+    /// With `upperCase`, names and literal pattern segments are upper-cased
+    /// at random and the patterns use upper-case classes too (for
+    /// `core.ignorecase`); without it, a seed gives the tree it always gave.
+    init(_ random: inout SeededGenerator, upperCase: Bool = false) {
         for _ in 0..<30 {
             let depth = Int.random(in: 1...4, using: &random)
-            let path = (0..<depth).map { _ in Self.names.randomElement(using: &random)! }.joined(separator: "/")
+            let path = (0..<depth).map { _ in
+                let name = Self.names.randomElement(using: &random)!
+                return upperCase && Bool.random(using: &random) ? name.uppercased() : name
+            }.joined(separator: "/")
             var directory = path
             while let slash = directory.lastIndex(of: "/") {
                 directory = String(directory[..<slash])
@@ -133,20 +139,20 @@ struct GeneratedTree: CustomStringConvertible {
         var chosen: Set<String> = [""]
         for _ in 0..<2 { chosen.insert(directories.randomElement(using: &random)!) }
         for directory in chosen {
-            ignoreFiles[directory] = Self.lines(Int.random(in: 1...6, using: &random), &random)
+            ignoreFiles[directory] = Self.lines(Int.random(in: 1...6, using: &random), &random, upperCase: upperCase)
         }
-        infoExclude = Self.lines(Int.random(in: 0...2, using: &random), &random)
-        globalExcludes = Self.lines(Int.random(in: 0...2, using: &random), &random)
+        infoExclude = Self.lines(Int.random(in: 0...2, using: &random), &random, upperCase: upperCase)
+        globalExcludes = Self.lines(Int.random(in: 0...2, using: &random), &random, upperCase: upperCase)
     }
 
-    private static func lines(_ count: Int, _ random: inout SeededGenerator) -> String {
+    private static func lines(_ count: Int, _ random: inout SeededGenerator, upperCase: Bool) -> String {
         (0..<count).map { _ in
-            Int.random(in: 0..<10, using: &random) == 0 ? "# a comment" : pattern(&random)
+            Int.random(in: 0..<10, using: &random) == 0 ? "# a comment" : pattern(&random, upperCase: upperCase)
         }.joined(separator: "\n") + "\n"
     }
 
-    private static func pattern(_ random: inout SeededGenerator) -> String {
-        var text = (0..<Int.random(in: 1...3, using: &random)).map { _ in segment(&random) }.joined(separator: "/")
+    private static func pattern(_ random: inout SeededGenerator, upperCase: Bool) -> String {
+        var text = (0..<Int.random(in: 1...3, using: &random)).map { _ in segment(&random, upperCase: upperCase) }.joined(separator: "/")
         switch Int.random(in: 0..<6, using: &random) {
         case 0: text = "/" + text
         case 1: text = "**/" + text
@@ -162,11 +168,14 @@ struct GeneratedTree: CustomStringConvertible {
         return text
     }
 
-    private static func segment(_ random: inout SeededGenerator) -> String {
+    private static func segment(_ random: inout SeededGenerator, upperCase: Bool) -> String {
         let wild = ["*", "*.log", "a*", "?", "?b", "[ab]", "[!a]*", "**", "d?", "[[:lower:]]*", "*.*", "[T]emp"]
+            + (upperCase ? ["*.LOG", "A*", "[AB]", "[A-D]*", "[[:upper:]]*", "[!A]*", "\\Temp", "D?"] : [])
         if Int.random(in: 0..<2, using: &random) == 0 { return wild.randomElement(using: &random)! }
         var name = ""
-        for character in names.randomElement(using: &random)! {
+        var chosen = names.randomElement(using: &random)!
+        if upperCase, Bool.random(using: &random) { chosen = chosen.uppercased() }
+        for character in chosen {
             if "#[]\\!".contains(character) { name += "\\" }
             name.append(character)
         }

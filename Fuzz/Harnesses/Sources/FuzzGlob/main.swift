@@ -2,7 +2,9 @@
 // dialects): the first line of the input is a pattern, the other lines are
 // paths. A pattern that compiles never traps when matched, the String and
 // FilePath ways of matching agree, and every path, its punctuation escaped
-// with `\`, is a pattern that matches that very name at any depth.
+// with `\`, is a pattern that matches that very name at any depth; a
+// gitignore pattern compiled case-folded (`core.ignorecase`) gives the same
+// verdict for a path in any ASCII case.
 import FuzzSupport
 import SystemPackage
 @testable import WatchSources
@@ -21,6 +23,16 @@ fuzz { data, size in
                         check(glob.matches(text, isDirectory: isDirectory) == byBytes, "\(glob) matches \(text.debugDescription) one way only")
                     }
                 }
+            }
+        }
+        // gitignore under core.ignorecase: the path's case never matters.
+        if syntax == .gitignore, let folded = try? Glob(bytes: pattern, syntax: syntax, caseFold: true) {
+            for path in paths {
+                let lower = path.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+                let upper = path.map { (0x61...0x7A).contains($0) ? $0 & ~0x20 : $0 }
+                let verdict = folded.matches(FilePath(bytes: path))
+                check(folded.matches(FilePath(bytes: lower)) == verdict && folded.matches(FilePath(bytes: upper)) == verdict,
+                      "\(folded) (case folded) matches \(path) but not another case of it, or the reverse")
             }
         }
         for path in paths {
