@@ -32,16 +32,45 @@ struct FollowedFile {
     /// Looked at every poll interval instead of watched with inotify (a
     /// network or FUSE mount, polling asked for, or no inotify left).
     var polled = false
+    /// The open file is not a regular file but a FIFO, a pipe, a terminal
+    /// or another device: it has no size and no offsets, so it is read
+    /// with `read` whenever `poll` says it is readable, from the moment it
+    /// was opened (a start option does not apply), and has no file watch.
+    var isStream = false
+    /// The open stream is a named FIFO: when its last writer has gone, it
+    /// is opened again for the next one, as `while :; do cat fifo; done`
+    /// would. Any other stream ends its name at its end.
+    var reopensAtEnd = false
+    /// The name's stream has ended and cannot be opened again (an anonymous
+    /// pipe such as standard input, a terminal, a device): nothing more
+    /// comes under this name.
+    var finished = false
 
+    /// `path`, or standard input for `-` (as `tail` reads it).
     init(path: FilePath, currentDirectory: FilePath) throws(TailError) {
         self.path = path
-        let absolute = path.isAbsolute ? path : currentDirectory.pushing(path)
+        let given = path == "-" ? FollowedFile.standardInput : path
+        let absolute = given.isAbsolute ? given : currentDirectory.pushing(given)
         guard let name = absolute.lastComponent else {
             throw TailError(path: path, problem: "not a file name")
         }
         self.absolute = absolute
         self.directory = absolute.removingLastComponent()
         self.name = name.bytes
+    }
+
+    /// What `-` stands for: a name that opens the process's standard
+    /// input anew (a description of its own, so `O_NONBLOCK` on it changes
+    /// nothing for the shell sharing a terminal).
+    static let standardInput: FilePath = "/dev/stdin"
+
+    /// Whether the name is one of this process's descriptors (`-`,
+    /// `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`): a pipe under it is
+    /// the one the process was given, which no one can open again for
+    /// writing once it has ended, so it is never reopened.
+    var isInheritedDescriptor: Bool {
+        let text = absolute.string
+        return text == "/dev/stdin" || text.hasPrefix("/dev/fd/") || text.hasPrefix("/proc/self/fd/")
     }
 
     /// The directory that holds `path` ("/" for "/" itself).

@@ -5,7 +5,9 @@ import SystemPackage
 public enum Tail {
     /// Where following begins in a file that exists at subscription time.
     /// Files that appear later (created, or recreated by rotation) are
-    /// always read from their beginning.
+    /// always read from their beginning. A stream (a FIFO, a pipe, a
+    /// terminal) has no beginning or end to count from: it is read from
+    /// the moment it is opened, whatever the start.
     public enum Start: Sendable, Hashable {
         /// Every line already in the file, then new ones.
         case start
@@ -45,7 +47,8 @@ public enum Tail {
     }
 
     /// The lines of one file, without `\n` or `\r\n`. See
-    /// `follow(_:from:matching:)` for several files.
+    /// `follow(_:from:matching:)` for several files, and for FIFOs, pipes
+    /// and `-` (standard input).
     ///
     ///     Tail.follow("/var/log/app.log").filter { $0.contains("ERROR") }
     ///     Tail.follow("/var/log/app.log", matching: try LinePattern("ERROR|FATAL"))
@@ -58,6 +61,7 @@ public enum Tail {
             subscribe([path], start, pattern, backend, observer, TailSink(
                 deliver: { _, text in observer.sendNextFromSource(text) },
                 isStopped: { observer.isStopped },
+                complete: { observer.sendCompleted() },
                 fail: { observer.sendError($0) }
             ))
         }
@@ -82,7 +86,18 @@ public enum Tail {
     /// dropped as bytes, before they cost a `String` or a trip through the
     /// signal: `tail -F | grep`, faster than that pair.
     ///
-    /// Never completes on its own. Errors (a path that is a directory, a
+    /// A name that is not a regular file is read as a stream, as it is
+    /// written, whatever `start` says, on any backend (its descriptor is
+    /// polled, not watched): a named FIFO from writer to writer (each
+    /// writer's unfinished last line is a line when it closes, and the FIFO
+    /// is opened again for the next one, like `while :; do cat fifo; done`);
+    /// a pipe (`-` or `/dev/stdin` for standard input, `/dev/fd/N` for
+    /// `<(…)`), a terminal or another device until its end, where that
+    /// name is done.
+    ///
+    /// Completes only when every name is such a pipe or device and all of
+    /// them have ended (like `tail -f` on a pipe); a file or FIFO is
+    /// followed forever. Errors (a path that is a directory, a
     /// parent that is a file, no inotify watches left under `.inotify`)
     /// arrive as a `TailError`.
     /// Disposing stops the reading thread and closes every descriptor. A
@@ -94,6 +109,7 @@ public enum Tail {
             subscribe(paths, start, pattern, backend, observer, TailSink(
                 deliver: { path, text in observer.sendNextFromSource(Line(path: path, text: text)) },
                 isStopped: { observer.isStopped },
+                complete: { observer.sendCompleted() },
                 fail: { observer.sendError($0) }
             ))
         }
@@ -118,6 +134,7 @@ public enum Tail {
                 },
                 notice: notices,
                 isStopped: { observer.isStopped },
+                complete: { observer.sendCompleted() },
                 fail: { observer.sendError($0) }
             ))
         }

@@ -77,10 +77,12 @@ extension TailFollower {
     }
 
     /// Opens the file under the name, if there is one, and watches it;
-    /// reading begins where `start` says.
+    /// reading begins where `start` says. A stream (not a regular file) is
+    /// not watched: `poll` on its descriptor says when it has something.
     func open(_ index: Int, from start: Tail.Start) throws(TailError) {
         for _ in 0..<3 {
-            // O_NONBLOCK: a FIFO under the name must not hang the follower.
+            // O_NONBLOCK: opening a FIFO must not wait for a writer, nor
+            // reading it for data.
             let fd = files[index].absolute.withPlatformString { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
             guard fd >= 0 else {
                 let code = errno
@@ -93,8 +95,9 @@ extension TailFollower {
                 close(fd)
                 throw TailError(path: files[index].path, problem: "is a directory")
             }
+            let isStream = opened.st_mode & S_IFMT != S_IFREG
             var wd: Int32 = -1
-            if !files[index].polled {
+            if !files[index].polled && !isStream {
                 wd = files[index].absolute.withPlatformString { inotify_add_watch(inotify, $0, Self.fileMask) }
                 if wd < 0 {
                     let code = errno
@@ -117,12 +120,24 @@ extension TailFollower {
             files[index].fd = fd
             files[index].device = UInt64(opened.st_dev)
             files[index].inode = UInt64(opened.st_ino)
-            files[index].offset = StartOffset.offset(of: start, in: fd, size: Int(opened.st_size))
+            files[index].isStream = isStream
+            files[index].reopensAtEnd = isStream && opened.st_mode & S_IFMT == S_IFIFO
+                && !files[index].isInheritedDescriptor && !Self.isAnonymousPipe(fd)
+            files[index].offset = isStream ? 0 : StartOffset.offset(of: start, in: fd, size: Int(opened.st_size))
             files[index].fileWatch = wd
             files[index].splitter = LineSplitter()
             if wd >= 0 { fileWatches[wd, default: []].append(index) }
             return
         }
+    }
+
+    /// Whether `fd` is a pipe made by `pipe(2)` (shell pipelines, `<(…)`)
+    /// rather than a FIFO with a name: /proc calls it `pipe:[inode]`
+    /// where a FIFO has its path.
+    private static func isAnonymousPipe(_ fd: Int32) -> Bool {
+        var target = [CChar](repeating: 0, count: 16)
+        let count = readlink("/proc/self/fd/\(fd)", &target, target.count)
+        return count >= 6 && target[0..<6].map { UInt8(bitPattern: $0) } == Array("pipe:[".utf8)
     }
 
     func closeFile(_ index: Int) {

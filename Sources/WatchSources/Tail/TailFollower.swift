@@ -20,6 +20,13 @@ import Glibc
 /// A polled name (`WatchBackend`: on a network or FUSE mount, polling
 /// asked for, or no inotify instance or watch left) has no watches: the
 /// same check runs for it every poll interval.
+///
+/// A name whose file is not a regular file (a FIFO, a pipe, a terminal) is
+/// a stream: its descriptor joins the `poll` set, on any backend, and is
+/// read with `read` when it is readable, one read per wake-up so that one
+/// busy stream cannot starve the others. At its end (its last writer gone)
+/// a named FIFO is opened again for the next writer; a pipe or a device
+/// ends its name, and when every name has ended the subscription completes.
 final class TailFollower: @unchecked Sendable {
     // Safety: `files` and the watch tables (internal for the extension in
     // TailFollower+Watches.swift) are touched by `init` on the subscribing
@@ -137,11 +144,25 @@ final class TailFollower: @unchecked Sendable {
         defer { events.deallocate() }
         var pollSet = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
         if inotify >= 0 { pollSet.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+        // After the wake pipe and inotify: one entry per open stream, made
+        // again every turn (a stream's descriptor changes when it is reopened).
+        let watched = pollSet.count
+        var streams: [Int] = []
         var due = [Bool](repeating: false, count: files.count)
         var reattach = [Bool](repeating: false, count: files.count)
         let interval = Int64(backend.pollInterval.clampedMilliseconds)
         var nextPoll = TailFollower.milliseconds() + interval
         while !isCancelled {
+            if files.allSatisfy(\.finished) {
+                sink.complete()
+                return
+            }
+            pollSet.removeSubrange(watched...)
+            streams.removeAll(keepingCapacity: true)
+            for index in files.indices where files[index].isStream && files[index].fd >= 0 {
+                pollSet.append(pollfd(fd: files[index].fd, events: Int16(POLLIN), revents: 0))
+                streams.append(index)
+            }
             for index in pollSet.indices { pollSet[index].revents = 0 }
             var timeout: Int32 = -1
             if files.contains(where: \.polled) {
@@ -149,6 +170,12 @@ final class TailFollower: @unchecked Sendable {
             }
             if poll(&pollSet, nfds_t(pollSet.count), timeout) < 0 { continue }  // EINTR
             if pollSet[0].revents != 0 { wake.drain() }
+            // Streams first: what inotify reports below may replace the
+            // descriptor polled here. POLLHUP and POLLERR read too (the end).
+            for (slot, index) in streams.enumerated() where pollSet[watched + slot].revents != 0 {
+                if readStream(index) == .ended { streamEnded(index) }
+                if isCancelled { return }
+            }
             if timeout >= 0, TailFollower.milliseconds() >= nextPoll {
                 nextPoll = TailFollower.milliseconds() + interval
                 for index in files.indices where files[index].polled {
@@ -156,7 +183,7 @@ final class TailFollower: @unchecked Sendable {
                     if isCancelled { return }
                 }
             }
-            guard pollSet.count > 1, pollSet[1].revents != 0 else { continue }
+            guard inotify >= 0, pollSet[1].revents != 0 else { continue }
             while true {
                 let count = read(inotify, events.baseAddress, events.count)
                 if count <= 0 { break }
@@ -229,15 +256,20 @@ final class TailFollower: @unchecked Sendable {
 
     /// Reads what is new under one name and follows it to a new file if
     /// the name has moved on.
+    ///
+    /// A stream is read when `poll` says so, not here, except for what is
+    /// left in it before it is let go.
     private func check(_ index: Int) {
+        if files[index].finished { return }
         var deleted = false
         if files[index].fd >= 0 {
-            readAvailable(index)
+            if !files[index].isStream { readAvailable(index) }
             var opened = stat()
             if fstat(files[index].fd, &opened) == 0 && opened.st_nlink == 0 {
                 // Deleted: no one can reach it by name any more. Closing it
                 // also matters because an open file pins its directory, whose
                 // IN_DELETE_SELF would otherwise wait for this close.
+                if files[index].isStream { drainStream(index) }
                 finishLine(index)
                 closeFile(index)
                 deleted = true
@@ -266,18 +298,85 @@ final class TailFollower: @unchecked Sendable {
         let rotated = files[index].fd >= 0
         if rotated {
             // Rotated: the rest of the old file first, its last line too.
-            readAvailable(index)
+            if files[index].isStream { drainStream(index) } else { readAvailable(index) }
             finishLine(index)
             closeFile(index)
         }
         do {
             try open(index, from: .start)
         } catch {
-            return  // not a regular file (yet): wait for the next change
+            return  // a directory, say: wait for the next change
         }
         if files[index].fd >= 0 {
             let path = files[index].path
             sink.notice(rotated ? .rotated(path: path) : .appeared(path: path))
+            if !files[index].isStream { readAvailable(index) }
+        }
+    }
+
+    /// What one `read` of a stream gave.
+    private enum StreamRead {
+        /// Bytes (delivered), or nothing for now (EAGAIN).
+        case more
+        /// The end: no writer is left (or the device failed, as a terminal
+        /// that hung up does with EIO).
+        case ended
+    }
+
+    /// One `read` of stream `index` (at most `readSize` bytes; `poll` says
+    /// when there is more), its lines delivered. Never blocks: the stream
+    /// was opened with O_NONBLOCK.
+    private func readStream(_ index: Int) -> StreamRead {
+        var count: Int
+        repeat {
+            count = read(files[index].fd, buffer.baseAddress, buffer.count)
+        } while count < 0 && errno == EINTR
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .more }
+        guard count > 0 else { return .ended }
+        deliver(index, count)
+        return .more
+    }
+
+    /// Reads what stream `index` holds now, before it is let go. Bounded,
+    /// for a device that never runs dry (`/dev/zero`).
+    private func drainStream(_ index: Int) {
+        for _ in 0..<64 where !isCancelled {
+            var count: Int
+            repeat {
+                count = read(files[index].fd, buffer.baseAddress, buffer.count)
+            } while count < 0 && errno == EINTR
+            guard count > 0 else { return }
+            deliver(index, count)
+        }
+    }
+
+    /// Stream `index` has ended: its unfinished last line is a line. A
+    /// named FIFO is opened again for its next writer; anything else ends
+    /// the name.
+    private func streamEnded(_ index: Int) {
+        finishLine(index)
+        guard files[index].reopensAtEnd else {
+            closeFile(index)
+            files[index].finished = true
+            return
+        }
+        // The new descriptor first, then the old one closed: a writer that
+        // came and went since the end was read left its bytes in the pipe,
+        // which lasts only while someone holds it open. A FIFO opened
+        // without a writer reports no POLLHUP until one has come and gone,
+        // so an idle FIFO does not wake the follower.
+        let old = files[index].fd
+        files[index].fd = -1
+        do {
+            try open(index, from: .start)
+        } catch {}
+        close(old)
+        if files[index].fd < 0 {
+            // Gone meanwhile (or a directory now): the name is waited for.
+            sink.notice(.waiting(path: files[index].path))
+        } else if !files[index].isStream {
+            // A regular file took the name.
+            sink.notice(.rotated(path: files[index].path))
             readAvailable(index)
         }
     }
@@ -292,20 +391,26 @@ final class TailFollower: @unchecked Sendable {
             files[index].offset = 0
             sink.notice(.truncated(path: files[index].path))
         }
+        while !isCancelled {
+            let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            files[index].offset += count
+            deliver(index, count)
+        }
+    }
+
+    /// Delivers the lines that the first `count` bytes of `buffer`, read
+    /// from file `index`, complete, and flushes them.
+    private func deliver(_ index: Int, _ count: Int) {
         let path = files[index].path
         let deliver = sink.deliver
         LinePattern.withMatcher(pattern) { matcher in
-            while !isCancelled {
-                let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return }
-                files[index].offset += count
-                files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), keeping: matcher) { line in
-                    deliver(path, LineSplitter.decode(line))
-                }
-                sink.flush()
+            files[index].splitter.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), keeping: matcher) { line in
+                deliver(path, LineSplitter.decode(line))
             }
         }
+        sink.flush()
     }
 
     private func finishLine(_ index: Int) {

@@ -13,6 +13,9 @@ struct TailSink: Sendable {
     var notice: @Sendable (Tail.Notice) -> Void = { _ in }
     /// True once the subscriber is gone: the follower stops reading.
     let isStopped: @Sendable () -> Bool
+    /// Ends the subscription normally: every followed name was a stream
+    /// that has ended (the follower thread then stops).
+    var complete: @Sendable () -> Void = {}
     /// Ends the subscription with an error (the follower thread then stops).
     let fail: @Sendable (TailError) -> Void
 }

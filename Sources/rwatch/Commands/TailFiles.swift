@@ -3,7 +3,9 @@ import Glibc
 import RecipeKit
 
 /// `rwatch tail FILE… [-n N] [--grep REGEX]`: follow logs like `tail -F`,
-/// keep the matching lines.
+/// keep the matching lines. FIFOs, pipes and `-` (standard input) are read
+/// as streams, so that `producer | rwatch tail - --grep …` works and ends
+/// with its input.
 struct TailFiles: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tail",
@@ -13,17 +15,25 @@ struct TailFiles: ParsableCommand {
             characters in it escaped: \\e, \\n). Waiting for a file, rotation and \
             truncation are reported on stderr (not under -q).
 
+            A FIFO is read as it is written, writer after writer (each writer's \
+            unfinished last line printed when it closes). A pipe or a terminal is \
+            read to its end: - is standard input (as is /dev/stdin), /dev/fd/N a \
+            <(...) substitution. -n does not apply to them: they are read from \
+            the moment they are opened. Once every file given is such a pipe or \
+            terminal and has ended, rwatch tail exits 0.
+
             Examples:
               rwatch tail app.log                       (the last 10 lines, then new ones)
               rwatch tail -n +1 app.log                 (the whole file, then new ones)
               rwatch tail -n 0 app.log worker.log --grep 'error|warn'
+              make 2>&1 | rwatch tail - --grep error    (until make ends)
             """
     )
 
-    @Argument(help: ArgumentHelp("Files to follow (they may appear later).", valueName: "file"), completion: .file())
+    @Argument(help: ArgumentHelp("Files to follow (they may appear later; - is standard input).", valueName: "file"), completion: .file())
     var files: [String]
 
-    @Option(name: [.customShort("n"), .customLong("lines")], help: ArgumentHelp("Print the last N lines first (default 10), or +N: from line N on (+1: the whole file).", valueName: "n"))
+    @Option(name: [.customShort("n"), .customLong("lines")], help: ArgumentHelp("Print the last N lines first (default 10), or +N: from line N on (+1: the whole file). Not for a FIFO or pipe, read as it comes.", valueName: "n"))
     var lines = LineCount(.lastLines(10))
 
     @Option(help: ArgumentHelp("Keep lines matching this regular expression (grep -E syntax, case-insensitive).", valueName: "regex"))

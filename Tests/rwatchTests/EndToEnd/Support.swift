@@ -51,14 +51,16 @@ final class RWatch: @unchecked Sendable {
     /// output is read from the session, not from files). With `underShell`
     /// too, a non-interactive `sh` leads the session and runs rwatch as its
     /// child, in its process group (`pid` is then the shell's).
-    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
-        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, underShell: underShell, wrapper: wrapper, scratch: scratch)
+    /// With `stdin`, that descriptor is rwatch's standard input (else it
+    /// inherits the test runner's).
+    convenience init(_ arguments: [String], in directory: String, environment: [String: String] = [:], unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], stdin: Int32? = nil, scratch: Scratch) {
+        self.init(bytes: arguments.map { Array($0.utf8) }, in: directory, environment: environment, unsetting: unsetting, terminal: terminal, session: session, underShell: underShell, wrapper: wrapper, stdin: stdin, scratch: scratch)
     }
 
     /// `init(_:in:…)` with arguments and extra variables given as bytes
     /// (they need not be UTF-8).
     init(bytes arguments: [[UInt8]], in directory: String, environment: [String: String] = [:], environmentBytes: [String: [UInt8]] = [:],
-         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], scratch: Scratch) {
+         unsetting: [String] = [], terminal: String? = nil, session: TerminalSession? = nil, underShell: Bool = false, wrapper: [String] = [], stdin: Int32? = nil, scratch: Scratch) {
         stdoutPath = scratch.file(".rwatch-stdout-\(UInt32.random(in: 0...UInt32.max))")
         stderrPath = terminal ?? stdoutPath.replacingStdout()
         var actions = posix_spawn_file_actions_t()
@@ -67,6 +69,7 @@ final class RWatch: @unchecked Sendable {
         if let session {
             session.prepare(&actions, flags: &flags)
         } else {
+            if let stdin { posix_spawn_file_actions_adddup2(&actions, stdin, 0) }
             posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             if let terminal {
                 posix_spawn_file_actions_addopen(&actions, 2, terminal, O_RDWR | O_NOCTTY, 0)

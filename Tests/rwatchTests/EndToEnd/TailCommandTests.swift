@@ -102,6 +102,65 @@ import TestSupport
         #expect(eventually { rwatch.stdout == "first\nsecond\nthird\n" })
     }
 
+    /// `producer | rwatch tail -`: the pipe's lines as they come, the
+    /// unfinished last one at its end, and then rwatch is done (exit 0), as
+    /// `tail -f` is with a pipe.
+    @Test(arguments: ["-", "/dev/stdin"]) func readsAPipeOnStandardInputToItsEndThenExits(_ name: String) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        var ends: [Int32] = [-1, -1]
+        withoutSpawns {
+            precondition(pipe(&ends) == 0)
+            for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        }
+        let rwatch = RWatch(["tail", name], in: scratch.path, stdin: ends[0], scratch: scratch)
+        defer { if rwatch.exitStatus() == nil { rwatch.interrupt() } }
+        close(ends[0])
+        #expect(Self.write(ends[1], "first\nsecond\n"))
+        #expect(eventually { rwatch.stdout == "first\nsecond\n" }, "\(rwatch.stdout) \(rwatch.stderr)")
+        #expect(Self.write(ends[1], "unfinished"))
+        close(ends[1])
+        #expect(rwatch.waitForExit() == 0)
+        #expect(rwatch.stdout == "first\nsecond\nunfinished\n")
+        #expect(rwatch.stderr == "")
+    }
+
+    /// `mkfifo f; rwatch tail f`: what each writer writes, writer after
+    /// writer, as `while :; do cat f; done` would print it.
+    @Test func followsANamedFIFOFromWriterToWriter() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        #expect(mkfifo(scratch.file("f"), 0o600) == 0)
+        let rwatch = RWatch(["tail", "-n", "+1", "f"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        for writer in 1...3 {
+            // Opened without blocking: that fails until rwatch has the FIFO open.
+            var fd: Int32 = -1
+            #expect(eventually {
+                fd = open(scratch.file("f"), O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+                return fd >= 0
+            })
+            #expect(Self.write(fd, "l\(writer)a\nl\(writer)b\n"))
+            close(fd)
+            let expected = (1...writer).map { "l\($0)a\nl\($0)b\n" }.joined()
+            #expect(eventually { rwatch.stdout == expected }, "\(rwatch.stdout) \(rwatch.stderr)")
+        }
+        #expect(rwatch.exitStatus() == nil)
+    }
+
+    /// Writes all of `text` to `fd`; false on an error.
+    private static func write(_ fd: Int32, _ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        var done = 0
+        while done < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return false }
+            done += written
+        }
+        return true
+    }
+
     @Test func quietKeepsStderrEmpty() {
         let scratch = Scratch()
         defer { scratch.remove() }
