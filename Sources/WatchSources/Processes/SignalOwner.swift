@@ -47,8 +47,14 @@ enum SignalOwner {
         var resumed: @Sendable () -> Void
     }
 
-    /// The stop signals: rwatch ends on these.
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// The stop signals: rwatch ends on these, as on every signal whose
+    /// default action would end it (Ctrl-\\, a stray `kill -USR1`): its
+    /// children stopped first, never left running.
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ]
+    /// A write to a pipe with no reader (`rwatch … 2>&1 | head`): raised in
+    /// the writing thread, so not blocked there (the write then fails with
+    /// EPIPE) but forwarded to the owner, which ends rwatch as on a stop signal.
+    static let forwardedSignals: [Int32] = [SIGPIPE]
     /// Job control: handled, so that rwatch's children stop and go on with it.
     static let jobSignals: [Int32] = [SIGTSTP, SIGCONT]
     /// Blocked only: a background rwatch may set the terminal's foreground
@@ -70,9 +76,13 @@ enum SignalOwner {
         let ready = DispatchSemaphore(value: 0)
         let started = DetachedThread.start {
             ownerThread = pthread_self()
+            var forwarded = sigset_t()
+            sigemptyset(&forwarded)
+            for number in forwardedSignals { sigaddset(&forwarded, number) }
+            pthread_sigmask(SIG_BLOCK, &forwarded, nil)
             // Replaces SIG_IGN or a handler inherited from whoever started
             // rwatch; reset to the default in children and across exec.
-            for number in stopSignals + jobSignals {
+            for number in stopSignals + jobSignals + forwardedSignals {
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = { number in _ = pthread_kill(ownerThread, number) }
                 sigemptyset(&action.sa_mask)
@@ -105,7 +115,7 @@ enum SignalOwner {
     private static func run() {
         var waited = sigset_t()
         sigemptyset(&waited)
-        for number in stopSignals + jobSignals { sigaddset(&waited, number) }
+        for number in stopSignals + jobSignals + forwardedSignals { sigaddset(&waited, number) }
         var info = siginfo_t()
         while true {
             let number = sigwaitinfo(&waited, &info)
@@ -130,7 +140,9 @@ enum SignalOwner {
         enum Action { case begin, hurry, none, park }
         let action = state.withLock { state -> Action in
             if state.execing { return .park }
-            if state.stopping != nil { return number == SIGHUP ? .none : .hurry }
+            // A second hang-up or broken pipe (a status line written while
+            // stopping) is no request to hurry.
+            if state.stopping != nil { return number == SIGHUP || number == SIGPIPE ? .none : .hurry }
             state.stopping = number
             return .begin
         }

@@ -78,7 +78,9 @@ struct SupervisorMachine: Equatable {
             phase = .stopping(pid, signal: number)
             return fromTerminal ? [] : [.signal(pid, number)]
         case .stopping(let pid, _):
-            return [.signal(pid, SIGKILL)]
+            // A second hang-up or broken pipe (a status line written while
+            // stopping) is no request to hurry.
+            return number == SIGHUP || number == SIGPIPE ? [] : [.signal(pid, SIGKILL)]
         case .starting, .finished:
             return []
         }
