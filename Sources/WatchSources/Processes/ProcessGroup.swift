@@ -228,6 +228,13 @@ final class ProcessGroup: Sendable {
     /// owner; a read or a mode change before the hand-over was complete
     /// (SIGTTIN, SIGTTOU) is continued now that the terminal is its.
     private func leaderStopped(by number: Int32) {
+        if number == SIGTTIN || number == SIGTTOU, ControllingTerminal.isWaitingForForeground(id) {
+            // Continued in the background (`bg`), it read the terminal: the
+            // job stops, as a shell's would, so that the shell says so and
+            // its `fg` (which continues only a stopped job) gives it the terminal.
+            _ = Glibc.kill(getpid(), SIGTSTP)
+            return
+        }
         guard ControllingTerminal.isHeld(by: id) else { return }  // rwatch itself is stopping
         switch number {
         case SIGTTIN, SIGTTOU:

@@ -136,6 +136,8 @@ public enum ControllingTerminal {
     /// puts back the modes found at start (the command may have changed them).
     static func takeBack(from pgid: pid_t) {
         let changed = state.withLock { state -> Bool in
+            // Gone while rwatch was stopped or in the background: nothing to hand back on `fg`.
+            if state.holderBeforeSuspend == pgid { state.holderBeforeSuspend = nil }
             guard state.holder == pgid, var original = state.original else { return false }
             state.holder = nil
             if tcgetpgrp(fd) == pgid { _ = tcsetpgrp(fd, getpgrp()) }
@@ -150,6 +152,12 @@ public enum ControllingTerminal {
     /// Whether group `pgid` holds the terminal.
     static func isHeld(by pgid: pid_t) -> Bool {
         state.withLock { $0.holder == pgid }
+    }
+
+    /// Whether group `pgid` held the terminal when rwatch stopped, and
+    /// gets it back once rwatch is in the foreground again (after `bg`).
+    static func isWaitingForForeground(_ pgid: pid_t) -> Bool {
+        state.withLock { $0.holderBeforeSuspend == pgid && !$0.suspended }
     }
 
     /// Whether a command holds (or is about to get) the terminal.
@@ -218,11 +226,15 @@ public enum ControllingTerminal {
     private static func resume() {
         state.withLock { state in
             state.suspended = false
+            // Continued in the background (`bg`), the terminal is the
+            // shell's: the command gets it on the `fg` to come, so it is
+            // remembered until then. Forgotten here, the command stopped on
+            // its next read (SIGTTIN) and stayed stopped after `fg`.
             if let holder = state.holderBeforeSuspend, tcgetpgrp(fd) == getpgrp() {
                 state.holder = holder
                 _ = tcsetpgrp(fd, holder)
+                state.holderBeforeSuspend = nil
             }
-            state.holderBeforeSuspend = nil
             applyRaw(&state)
         }
         Keyboard.terminalChanged()

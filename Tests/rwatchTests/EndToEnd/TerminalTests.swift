@@ -92,6 +92,50 @@ import TestSupport
         #expect(session.modes() == before)
     }
 
+    /// Ctrl-Z, then `bg`, then `fg`, as a shell does them (bash with job
+    /// control runs rwatch as a job). Continued in the background, the
+    /// command reads the terminal and stops (SIGTTIN): the job stops with
+    /// it, as a shell's would, so that `fg`, which continues only a stopped
+    /// job, gives the command the terminal and continues it. rwatch used
+    /// to forget on `bg` who held the terminal, and after `fg` the command
+    /// stayed stopped for good.
+    @Test func afterCtrlZAndBgTheCommandGetsTheTerminalOnFg() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        scratch.write("jobs.sh", """
+            set -m
+            "$@" &
+            fg %1 >/dev/null
+            echo stopped > stopped
+            bg %1 >/dev/null
+            while [ ! -e go ]; do sleep 0.02; done
+            fg %1 >/dev/null
+            """)
+        let shell = RWatch(["-w", "watched", "--", "sh", "-c", "read line; echo \"got:$line\" > out"], in: scratch.path,
+                           session: session, wrapper: ["bash", scratch.file("jobs.sh")], scratch: scratch)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        var child: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            child = rwatch == 0 ? 0 : foregroundChild(of: rwatch) ?? 0
+            return child != 0
+        }, "\(session.output)")
+        defer { if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) } }
+        session.type("\u{1A}")
+        #expect(eventually { !scratch.read("stopped").isEmpty }, "\(session.output)")
+        // bg continued rwatch; the command read and stopped, and the job with it.
+        #expect(eventually { ProcessStat(rwatch)?.state == "T" && ProcessStat(child)?.state == "T" }, "\(session.output)")
+        scratch.write("go", "")
+        #expect(eventually { ProcessStat(rwatch)?.foregroundGroup == child && ProcessStat(child)?.state != "T" }, "\(session.output)")
+        session.type("abc\n")
+        #expect(eventually { scratch.read("out") == "got:abc\n" }, "\(session.output)")
+        kill(rwatch, SIGTERM)
+        #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
+    }
+
     /// Ctrl-Z typed the instant the terminal changes hands, as the command
     /// starts (caught by a tight loop over rwatch's `/proc` row), ten times:
     /// rwatch stops with it and gets the terminal back, every time.
