@@ -33,6 +33,21 @@ struct BackendOptions: ParsableArguments {
         }
     }
 
+    /// `--poll=VALUE` names its value: one that is no duration must be an
+    /// error, not fall back to the flag's default without a word, as the
+    /// parser does for an option that may stand alone. `passedThrough`:
+    /// how many trailing words are the command's own (not rwatch's).
+    static func checkPollValues(passedThrough: Int = 0) throws {
+        let own = CommandLine.arguments.dropFirst().dropLast(passedThrough).prefix { $0 != "--" }
+        for argument in own where argument.hasPrefix("--poll=") {
+            do {
+                _ = try DurationParser.parse(String(argument.dropFirst("--poll=".count)))
+            } catch {
+                throw ValidationError("--poll: \(error)")
+            }
+        }
+    }
+
     /// The backend these flags ask for.
     var backend: WatchBackend {
         if let poll { return .poll(interval: poll.duration) }

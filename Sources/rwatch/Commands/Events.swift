@@ -35,6 +35,7 @@ struct Events: ParsableCommand {
     var output: OutputFlags
 
     func validate() throws {
+        try BackendOptions.checkPollValues()
         try WatchFlags.checkExist(paths + watchNonRecursive)
     }
 

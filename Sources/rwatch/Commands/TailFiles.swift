@@ -52,6 +52,7 @@ struct TailFiles: ParsableCommand {
     var backend: BackendOptions
 
     func validate() throws {
+        try BackendOptions.checkPollValues()
         if let grep {
             do {
                 _ = try LinePattern(grep, ignoringCase: !caseSensitive)

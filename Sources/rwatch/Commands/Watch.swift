@@ -74,6 +74,7 @@ struct Watch: ParsableCommand {
 
     mutating func validate() throws {
         command = try CommandWords.command(from: command, of: Self.self)
+        try BackendOptions.checkPollValues(passedThrough: command.count)
         try WatchFlags.checkExist(watch + watchNonRecursive)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")

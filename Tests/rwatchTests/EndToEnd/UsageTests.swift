@@ -15,6 +15,8 @@ import Testing
         (["--poll-interval", "1s", "make"], "unknown option '--poll-interval'"),
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
         (["check", "/"], "/ is a directory, not a recipe file"),
+        (["--poll=garbage", "true"], "--poll: bad duration 'garbage'"),
+        (["tail", "--poll=-3s", "log"], "--poll: bad duration '-3s'"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
         let scratch = Scratch()
