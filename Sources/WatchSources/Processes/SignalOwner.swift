@@ -47,10 +47,13 @@ enum SignalOwner {
         var resumed: @Sendable () -> Void
     }
 
-    /// The stop signals: rwatch ends on these, as on every signal whose
-    /// default action would end it (Ctrl-\\, a stray `kill -USR1`): its
-    /// children stopped first, never left running.
-    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ]
+    /// The stop signals: rwatch ends on these, as on the other signals
+    /// whose default action would end it (Ctrl-\\, SIGALRM, a CPU or file
+    /// size limit): its children stopped first, never left running. Not
+    /// SIGUSR1, SIGUSR2, SIGPROF, SIGVTALRM: the Swift runtime's crash
+    /// handler and profilers signal threads with those, and taken here
+    /// they ended a crashing recipe as if asked to stop.
+    static let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGALRM, SIGXCPU, SIGXFSZ]
     /// A write to a pipe with no reader (`rwatch … 2>&1 | head`): raised in
     /// the writing thread, so not blocked there (the write then fails with
     /// EPIPE) but forwarded to the owner, which ends rwatch as on a stop signal.

@@ -44,9 +44,9 @@ import TestSupport
         let scratch = Scratch()
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
-        // Every signal whose default action ends a process: Ctrl-\\, a
-        // stray `kill -USR1` or a broken pipe left the command running.
-        let signals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGUSR1, SIGPIPE]
+        // Signals whose default action ends a process: Ctrl-\\, SIGALRM or
+        // a broken pipe left the command running.
+        let signals = [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGALRM, SIGPIPE]
         // Moments counted in reads of rwatch's /proc entry (tens of
         // microseconds each) after one of two anchors: the spawn (from
         // before rwatch's exec to its first run's grandchild), or the moment
