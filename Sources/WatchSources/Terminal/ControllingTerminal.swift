@@ -39,6 +39,8 @@ public enum ControllingTerminal {
         var keysWanted = false
         var raw = false
         var suspended = false
+        /// The modes found at start are back for good: rwatch is ending.
+        var restored = false
     }
 
     private static let state = Locked(State())
@@ -77,6 +79,7 @@ public enum ControllingTerminal {
             }
             state.holder = nil
             state.raw = false
+            state.restored = true
             _ = tcsetattr(fd, TCSADRAIN, &original)
         }
     }
@@ -178,7 +181,8 @@ public enum ControllingTerminal {
     /// foreground, so that what it reads is meant for rwatch; false otherwise.
     static func whileHeldByRwatch(_ body: () -> Void) -> Bool {
         state.withLock { state in
-            guard state.holder == nil, !state.suspended, tcgetpgrp(fd) == getpgrp() else { return false }
+            // Ending: what was typed ahead is no request to run or quit.
+            guard state.holder == nil, !state.suspended, !isEnding(state), tcgetpgrp(fd) == getpgrp() else { return false }
             applyRaw(&state)
             body()
             return true
@@ -186,9 +190,20 @@ public enum ControllingTerminal {
     }
 
     /// Raw mode on or off as the state asks. Only under the lock.
+    /// Whether rwatch is ending (a stop signal came, or the modes are back
+    /// for good): keys are no longer read.
+    static var isEnding: Bool { state.withLock { isEnding($0) } }
+
+    /// Once a stop signal came or the modes were put back, raw mode never
+    /// returns: a key read, or a command's group gone, while the stop runs
+    /// left the terminal without echo after rwatch exited.
+    private static func isEnding(_ state: State) -> Bool {
+        state.restored || SignalOwner.isEnding
+    }
+
     private static func applyRaw(_ state: inout State) {
         guard let original = state.original else { return }
-        let wanted = state.keysWanted && state.holder == nil && !state.suspended && tcgetpgrp(fd) == getpgrp()
+        let wanted = state.keysWanted && state.holder == nil && !state.suspended && !isEnding(state) && tcgetpgrp(fd) == getpgrp()
         guard wanted != state.raw else { return }
         var modes = original
         if wanted {

@@ -71,7 +71,8 @@ private final class KeyReader: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         while !cancelled.withLock({ $0 }) && !observer.isStopped {
             // Watch the terminal only while rwatch holds it; else wait to be woken.
-            let watching = !ControllingTerminal.isHeldByCommand && ControllingTerminal.isForeground
+            // Not once rwatch is ending: keys typed ahead are no requests then.
+            let watching = !ControllingTerminal.isHeldByCommand && ControllingTerminal.isForeground && !ControllingTerminal.isEnding
             // The terminal is polled for keys only then, but always for a
             // hang-up (poll reports one whatever was asked).
             var fds = [

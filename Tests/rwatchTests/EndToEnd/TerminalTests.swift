@@ -136,6 +136,33 @@ import TestSupport
         #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
     }
 
+    /// Keys typed ahead while the command ran are no requests once a stop
+    /// signal came: rwatch took the terminal back as the command's group
+    /// ended under the stop sequence, read them (`running now`), and at
+    /// times exited in raw mode, leaving the shell without echo.
+    @Test func keysTypedAheadAreNotReadOnceAStopSignalCame() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        let before = session.modes()
+        // The command ignores SIGTERM: its group ends only at SIGKILL, after
+        // the stop timeout, and rwatch gets the terminal back then.
+        let rwatch = start(["--stop-timeout", "1s", "-w", "watched", "--", "sh", "-c", "trap '' TERM; echo up > up; sleep 300"], scratch, session)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        var child: pid_t = 0
+        #expect(eventually {
+            child = foregroundChild(of: rwatch.pid) ?? 0
+            return child != 0 && !scratch.read("up").isEmpty
+        })
+        session.type("rrrrr\n")
+        kill(rwatch.pid, SIGTERM)
+        #expect(rwatch.waitForExit(.seconds(20)) == 143)
+        #expect(!isAlive(child))
+        #expect(!session.output.contains("running now"), "\(session.output)")
+        #expect(session.modes() == before)
+    }
+
     /// Ctrl-Z typed the instant the terminal changes hands, as the command
     /// starts (caught by a tight loop over rwatch's `/proc` row), ten times:
     /// rwatch stops with it and gets the terminal back, every time.
