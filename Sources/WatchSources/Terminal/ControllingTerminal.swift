@@ -163,6 +163,13 @@ public enum ControllingTerminal {
         state.withLock { $0.holderBeforeSuspend == pgid && !$0.suspended }
     }
 
+    /// Puts the modes in line with who holds the terminal now: after rwatch
+    /// came to the foreground with no signal to say so (a shell's `fg` of
+    /// a job that was running in the background).
+    static func refresh() {
+        state.withLock { applyRaw(&$0) }
+    }
+
     /// Whether a command holds (or is about to get) the terminal.
     static var isHeldByCommand: Bool { state.withLock { $0.holder != nil } }
 

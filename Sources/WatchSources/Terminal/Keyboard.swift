@@ -69,6 +69,7 @@ private final class KeyReader: Sendable {
 
     func run() {
         var buffer = [UInt8](repeating: 0, count: 64)
+        var wasBackground = false
         while !cancelled.withLock({ $0 }) && !observer.isStopped {
             // Watch the terminal only while rwatch holds it; else wait to be woken.
             // Not once rwatch is ending: keys typed ahead are no requests then.
@@ -81,7 +82,12 @@ private final class KeyReader: Sendable {
             ]
             // Woken when the terminal changes hands (a command's group
             // ended or stopped, `fg` continued rwatch: SIGCONT).
-            let ready = poll(&fds, nfds_t(fds.count), -1)
+            // In the background, look again now and then: a shell's `fg` of
+            // a running job sends no signal, so nothing would wake this.
+            let background = ControllingTerminal.isTerminal && !ControllingTerminal.isForeground
+            if wasBackground && !background { ControllingTerminal.refresh() }  // back in front: raw mode for keys
+            wasBackground = background
+            let ready = poll(&fds, nfds_t(fds.count), background ? 250 : -1)
             if ready < 0 { continue }  // EINTR
             if fds[0].revents != 0 { wake.drain() }
             let gone = fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0

@@ -136,6 +136,42 @@ import TestSupport
         #expect(eventually { !isAlive(rwatch) && !isAlive(child) })
     }
 
+    /// Started in the background (`rwatch … &`), then `fg`: bash sends no
+    /// signal to a job that is running, so rwatch must see by itself that
+    /// the terminal is its now, and read keys in raw mode again.
+    @Test func startedInTheBackgroundThenFgTheKeysWork() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let session = try #require(TerminalSession())
+        scratch.write("jobs.sh", """
+            set -m
+            "$@" &
+            while [ ! -e go ]; do sleep 0.02; done
+            fg %1 >/dev/null
+            """)
+        let shell = RWatch(["-w", "watched", "--", "sh", "-c", "echo ran >> runs"], in: scratch.path,
+                           session: session, wrapper: ["bash", scratch.file("jobs.sh")], scratch: scratch)
+        defer { if shell.exitStatus() == nil { kill(shell.pid, SIGKILL) } }
+        var rwatch: pid_t = 0
+        #expect(eventually {
+            rwatch = ProcessStat.children(of: shell.pid).first ?? 0
+            return rwatch != 0 && scratch.read("runs") == "ran\n"
+        }, "\(session.output)")
+        defer { if rwatch != 0 && isAlive(rwatch) { kill(rwatch, SIGKILL) } }
+        scratch.write("go", "")
+        #expect(eventually { ProcessStat(rwatch)?.foregroundGroup == ProcessStat(rwatch)?.group }, "\(session.output)")
+        // Typed until it runs: the first keys may come before rwatch looks.
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { session.type("r") }
+            return scratch.read("runs") == "ran\nran\n"
+        }, "\(session.output)")
+        session.type("q")
+        #expect(eventually { !isAlive(rwatch) })
+    }
+
     /// Keys typed ahead while the command ran are no requests once a stop
     /// signal came: rwatch took the terminal back as the command's group
     /// ended under the stop sequence, read them (`running now`), and at
