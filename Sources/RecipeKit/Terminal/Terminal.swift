@@ -134,6 +134,8 @@ public enum Terminal {
     /// Clears the screen (`-c`), or the screen and its scrollback (`-cc`,
     /// entr's convention), on stdout where the command writes.
     static func clear(_ clearing: ScreenClearing) {
+        // Into a pipe or a file the codes would only be noise.
+        guard isatty(1) == 1 else { return }
         switch clearing {
         case .off: break
         case .screen: writeAll("\u{1B}[H\u{1B}[2J", fd: 1)

@@ -29,6 +29,12 @@ struct OutputFlags: ParsableArguments {
             handlers.append(PlainLineLogHandler(fd: STDERR_FILENO, style: .terminal, highestLevel: .debug))
         }
         if let logFile {
+            // A FIFO with no reader would hang the open, and block every
+            // status line after it: a log is a file (or a terminal, /dev/null).
+            var info = stat()
+            if stat(logFile, &info) == 0, info.st_mode & S_IFMT == S_IFIFO || info.st_mode & S_IFMT == S_IFSOCK || info.st_mode & S_IFMT == S_IFDIR {
+                throw RWatchError("cannot use \(Quoted.path(logFile)) as the log file: not a regular file")
+            }
             let fd = open(logFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
             guard fd >= 0 else {
                 throw RWatchError("cannot open the log file \(Quoted.path(logFile)): \(Errno(rawValue: errno).description)")

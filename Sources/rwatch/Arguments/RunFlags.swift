@@ -5,7 +5,7 @@ import RecipeKit
 /// How `rwatch` starts the command and what it says around each run: the
 /// flags behind the `RunOptions` that recipes use too.
 struct RunFlags: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Run the command as SHELL -c 'COMMAND…' (default: no shell, argv as given).", valueName: "shell"))
+    @Option(name: .long, help: ArgumentHelp("Run the command as SHELL -c 'COMMAND…' (default: no shell, argv as given; --shell=none says so, as in watchexec).", valueName: "shell"))
     var shell: String?
 
     @Option(name: [.customShort("E"), .customLong("env")], help: ArgumentHelp("Set an environment variable for the command (repeatable; wins over --env-file).", valueName: "key=value"))
@@ -45,6 +45,9 @@ struct RunFlags: ParsableArguments {
     var noKeys = false
 
     mutating func validate() throws {
+        // watchexec's spelling of "no shell": the words run as given.
+        if shell == "none" { shell = nil }
+        if shell == "" { throw ValidationError("--shell needs a shell's name (or none)") }
         if let timeout, timeout <= .zero { throw ValidationError("--timeout must be longer than 0") }
         _ = try environment()
         if let workdir, !FileSystem.isDirectory(workdir) {

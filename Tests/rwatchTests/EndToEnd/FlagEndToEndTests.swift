@@ -14,6 +14,26 @@ import TestSupport
         #expect(result.stdout == "8080|from file|flag|a b\n")
     }
 
+    /// watchexec's `--shell=none`: no shell, the words run as given.
+    @Test func shellNoneRunsTheWordsAsGiven() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(["-1", "--shell=none", "echo", "a;b"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 0)
+        #expect(result.stdout == "a;b\n")
+    }
+
+    /// A log file that is a FIFO would hang the open (no reader) and then
+    /// every status line: refused, in one line.
+    @Test func aLogFileThatIsAFIFOIsRefused() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        #expect(mkfifo(scratch.file("log"), 0o600) == 0)
+        let result = RWatch.run(["-1", "--log-file", "log", "true"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cannot use log as the log file: not a regular file"), "\(result.stderr)")
+    }
+
     @Test func workdirIsTheCommandsDirectory() {
         let scratch = Scratch()
         defer { scratch.remove() }

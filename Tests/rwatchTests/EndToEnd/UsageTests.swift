@@ -16,6 +16,7 @@ import Testing
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
         (["check", "/"], "/ is a directory, not a recipe file"),
         (["--poll=garbage", "true"], "--poll: bad duration 'garbage'"),
+        (["--shell", "", "true"], "--shell needs a shell's name (or none)"),
         (["tail", "--poll=-3s", "log"], "--poll: bad duration '-3s'"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
