@@ -116,6 +116,48 @@ public enum Quoted {
         }
     }
 
+    /// A line of someone else's text (a followed log) for a terminal, as
+    /// `less -R` shows it: colours (SGR sequences, `ESC [ … m`) and tabs
+    /// pass, every other control character is escaped as `escaped(_:)`
+    /// escapes it. A log cannot clear the screen, move the cursor, set the
+    /// window title or hide text behind a carriage return.
+    public static func terminalLine(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains(where: { isControl($0) && $0 != "\t" }) else { return text }
+        var out = ""
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "\u{1B}", let end = sgrEnd(scalars, from: index) {
+                out.unicodeScalars.append(contentsOf: scalars[index...end])
+                index = end + 1
+                continue
+            }
+            if scalar == "\t" || !isControl(scalar) {
+                out.unicodeScalars.append(scalar)
+            } else {
+                append(.scalar(scalar), to: &out, quoting: false)
+            }
+            index += 1
+        }
+        return out
+    }
+
+    /// The index of the `m` that ends an SGR sequence starting at `start`
+    /// (`ESC [`, digits, `;` or `:`, `m`), or nil.
+    private static func sgrEnd(_ scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard start + 2 < scalars.count, scalars[start + 1] == "[" else { return nil }
+        var index = start + 2
+        while index < scalars.count, index - start < 64 {
+            switch scalars[index] {
+            case "0"..."9", ";", ":": index += 1
+            case "m": return index
+            default: return nil
+            }
+        }
+        return nil
+    }
+
     private static func hex(_ byte: UInt8, to out: inout String) {
         func digit(_ value: UInt8) -> Unicode.Scalar { Unicode.Scalar(value < 10 ? 0x30 + value : 0x57 + value) }
         out += "\\x"

@@ -47,4 +47,21 @@ import WatchSources
         #expect(Quoted.line("dropped /d/x\u{1B}[2J\ny: ignored") == "dropped /d/x\\e[2J\\ny: ignored")
         #expect(Quoted.line("c1\u{9B}31m") == "c1\\xc2\\x9b31m")
     }
+
+    /// A followed log on a terminal: colours and tabs pass, every other
+    /// control sequence is shown, not obeyed.
+    @Test(arguments: [
+        ("plain text", "plain text"),
+        ("\u{1B}[31mred\u{1B}[0m and \u{1B}[1;38;5;208mbold\u{1B}[m", "\u{1B}[31mred\u{1B}[0m and \u{1B}[1;38;5;208mbold\u{1B}[m"),
+        ("a\tb", "a\tb"),
+        ("\u{1B}]0;pwned\u{7}", "\\e]0;pwned\\x07"),
+        ("\u{1B}[2J\u{1B}[H", "\\e[2J\\e[H"),
+        ("hidden\rshown", "hidden\\rshown"),
+        ("c1 \u{9B}31m", "c1 \\xc2\\x9b31m"),
+        ("\u{1B}[31", "\\e[31"),
+        ("back\\slash", "back\\slash"),
+    ])
+    func aLogLineKeepsItsColoursAndNothingElseTheTerminalWouldObey(_ line: String, _ shown: String) {
+        #expect(Quoted.terminalLine(line) == shown)
+    }
 }

@@ -86,11 +86,15 @@ struct TailFiles: ParsableCommand {
         let paths = RawArguments.paths(files)
         // Each file's prefix, escaped once.
         let prefixes = Dictionary(paths.map { ($0, Quoted.escaped($0) + ": ") }) { first, _ in first }
+        // On a terminal, a log's control sequences are shown, not obeyed
+        // (colours pass); into a pipe or a file, lines go as they are.
+        let onTerminal = isatty(1) == 1
+        let shown: @Sendable (String) -> String = { text in onTerminal ? Quoted.terminalLine(text) : text }
         let lines = Tail.followBatches(paths, from: lines.start, matching: pattern, backend: backend.backend) { notice in
             if quiet { Diagnostics.log(.info, Self.describe(notice)) } else { Terminal.status(Self.describe(notice)) }
         }
         .map { batch in
-            Terminal.output(lines: several ? batch.map { prefixes[$0.path, default: ""] + $0.text } : batch.map(\.text))
+            Terminal.output(lines: several ? batch.map { prefixes[$0.path, default: ""] + shown($0.text) } : batch.map { shown($0.text) })
             return batch
         }
         ProcessSupervisor.exit(RecipeRunner.run(Recipe("tail", "follow files") { lines }, keys: false))

@@ -4,6 +4,21 @@ import TestSupport
 
 /// `rwatch tail FILE… --grep REGEX` through the real binary.
 @Suite struct TailCommandTests {
+    /// On a terminal, a log cannot drive it: an escape sequence written in
+    /// a log (a title, a screen clear) is shown escaped; colours pass.
+    @Test func aLogsControlSequencesAreShownNotObeyedOnATerminal() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("app.log", "title \u{1B}]0;pwned\u{7} clear \u{1B}[2J red \u{1B}[31mR\u{1B}[0m end\n")
+        let session = try #require(TerminalSession())
+        let rwatch = RWatch(["tail", "-n", "+1", "app.log"], in: scratch.path, session: session, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { session.output.contains("end") }, "\(session.output)")
+        #expect(session.output.contains("title \\e]0;pwned\\x07 clear \\e[2J red \u{1B}[31mR\u{1B}[0m end"), "\(session.output)")
+        #expect(!session.output.contains("\u{1B}]"))
+        #expect(!session.output.contains("\u{1B}[2J"))
+    }
+
     @Test func keepsOnlyMatchingLinesCaseInsensitively() {
         let scratch = Scratch()
         defer { scratch.remove() }
@@ -178,4 +193,5 @@ import TestSupport
 
 enum FileSystemProbe {
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
 }
