@@ -22,7 +22,8 @@ once under /tmp and reused. Interval: 1 s for every peer.
 - peak RSS: VmHWM of each peer at the end;
 - floor: after the peers, `floor.c` (built with cc) does nothing but the
   open and fstatat calls a pass needs, 30 times: its CPU per pass is the
-  lowest idle CPU a poller that stats every file once a second can reach.
+  lowest idle CPU a poller that stats every file once a second can reach;
+  then again with every directory held open (only the stats).
 """
 import os
 import random
@@ -228,8 +229,9 @@ def inotify_setup(probe, runs=3):
     return statistics.median(times), statistics.median(rss)
 
 
-def syscall_floor(passes=30):
-    """CPU % of one core that floor.c's pass costs at one pass per second."""
+def syscall_floor(passes=30, held=False):
+    """CPU % of one core that floor.c's pass costs at one pass per second
+    (with `held`, every directory kept open: stats only)."""
     if QUICK:
         return None  # floor.c walks the full 100 x 100 tree
     binary = os.path.join("/tmp", "rwatch-poll-floor")
@@ -238,7 +240,7 @@ def syscall_floor(passes=30):
     except (OSError, subprocess.CalledProcessError):
         print("syscall floor: no C compiler (cc), skipped", flush=True)
         return None
-    output = subprocess.run([binary, TREE, str(passes)], check=True, capture_output=True, text=True).stdout
+    output = subprocess.run([binary, TREE, str(passes)] + (["held"] if held else []), check=True, capture_output=True, text=True).stdout
     return float(output) / (INTERVAL_S * 1000) * 100
 
 
@@ -267,6 +269,8 @@ def main():
     floor = syscall_floor()
     if floor is not None:
         print(f"syscall floor: {floor:.1f} % of a core at one pass per second", flush=True)
+        held = syscall_floor(held=True)
+        print(f"syscall floor, every directory kept open: {held:.1f} % of a core", flush=True)
     armed, rss = inotify_setup(PROBE)
     print(f"inotify path (this build): armed {armed:.2f} s, peak RSS {rss:.1f} MB", flush=True)
     if OLD_PROBE:
