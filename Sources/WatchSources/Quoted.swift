@@ -86,7 +86,19 @@ public enum Quoted {
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        isControl(scalar) || scalar == "\\"
+        isControl(scalar) || scalar == "\\" || isDeceptive(scalar)
+    }
+
+    /// Characters a terminal shows as nothing, or that change how the rest
+    /// of the line reads: line and paragraph separators, the bidirectional
+    /// overrides and isolates (a name ending `\u{202E}gpj.exe` reads as
+    /// `exe.jpg`), the byte-order mark and noncharacters. `ls -b` leaves
+    /// some of them be; a name is shown here as exactly what it is.
+    private static func isDeceptive(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2028, 0x2029, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0xFEFF, 0xFDD0...0xFDEF: return true
+        default: return scalar.value & 0xFFFE == 0xFFFE
+        }
     }
 
     /// C0, DEL and C1.

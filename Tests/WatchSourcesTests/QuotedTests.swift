@@ -13,6 +13,9 @@ import WatchSources
         ("$(id)", "$(id)"),
         ("bell\u{7}", "'bell\\x07'"),
         ("café", "café"),
+        ("invoice\u{202E}gpj.exe", "'invoice\\xe2\\x80\\xaegpj.exe'"),
+        ("line\u{2028}sep", "'line\\xe2\\x80\\xa8sep'"),
+        ("non\u{FFFF}char", "'non\\xef\\xbf\\xbfchar'"),
         ("", "''"),
     ])
     func pathsAreShownOnOneUnambiguousLine(path: String, shown: String) {
