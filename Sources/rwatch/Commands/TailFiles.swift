@@ -60,6 +60,7 @@ struct TailFiles: ParsableCommand {
                 throw ValidationError("\(error)")
             }
         }
+        if files.contains("") { throw ValidationError("'' is no file name") }
         for file in RawArguments.paths(files) where !FileSystem.isDirectory(FileSystem.absolute(file).removingLastComponent()) {
             throw ValidationError("no such directory for \(Quoted.path(file))")
         }

@@ -17,6 +17,7 @@ import Testing
         (["check", "/"], "/ is a directory, not a recipe file"),
         (["--poll=garbage", "true"], "--poll: bad duration 'garbage'"),
         (["--shell", "", "true"], "--shell needs a shell's name (or none)"),
+        (["tail", ""], "'' is no file name"),
         (["tail", "--poll=-3s", "log"], "--poll: bad duration '-3s'"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
