@@ -186,10 +186,16 @@ final class ProcessGroup: Sendable {
             if waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT | jobControl) == 0 {
                 let value = info._sifields._sigchld.si_status
                 if info.si_code == CLD_STOPPED || info.si_code == CLD_CONTINUED {
-                    // Consume the report (WNOWAIT left it waitable), then act.
+                    // Consume the report (WNOWAIT left it waitable; without
+                    // WEXITED this never takes the exit), then act on what was
+                    // consumed: the report looked at may be stale by now (a
+                    // `continued` overtaken by a stop on SIGTTIN, which acted
+                    // on as `continued` was lost, leaving the command stopped).
                     var consumed = siginfo_t()
-                    _ = waitid(P_PID, id_t(id), &consumed, WNOHANG | jobControl)
-                    if info.si_code == CLD_STOPPED { leaderStopped(by: value) }
+                    if waitid(P_PID, id_t(id), &consumed, WNOHANG | jobControl) == 0, consumed._sifields._sigchld.si_pid == id,
+                       consumed.si_code == CLD_STOPPED {
+                        leaderStopped(by: consumed._sifields._sigchld.si_status)
+                    }
                     continue
                 }
                 status = info.si_code == CLD_EXITED ? .exited(value) : .signaled(value)
