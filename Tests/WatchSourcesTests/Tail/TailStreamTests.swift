@@ -120,15 +120,7 @@ import TestSupport
         guard opened else { return false }
         defer { close(fd) }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            done += written
-        }
-        return true
+        return (try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))) != nil
     }
 
     /// A pipe whose ends no child of a parallel test inherits (that would

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 import Testing
 import TestSupport
 
@@ -165,15 +166,7 @@ import TestSupport
 
     /// Writes all of `text` to `fd`; false on an error.
     private static func write(_ fd: Int32, _ text: String) -> Bool {
-        var bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return false }
-            done += written
-        }
-        return true
+        (try? FileDescriptor(rawValue: fd).writeAll(Array(text.utf8))) != nil
     }
 
     @Test func quietKeepsStderrEmpty() {
