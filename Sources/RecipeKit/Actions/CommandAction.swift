@@ -13,6 +13,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     private let words: [CommandWord]
     /// The words as text, for status lines and `RunResult`.
     private let arguments: [String]
+    /// The command as status lines show it: bytes that are not UTF-8 as `\xNN`.
+    private let shown: String
     private let options: RunOptions
     private let observer: Observer<RunResult>
     /// For the status line of a slow stop, and `RunOptions.timeout`.
@@ -36,6 +38,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     init(arguments: [CommandWord], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
         words = arguments
         self.arguments = arguments.map(\.text)
+        shown = CommandName.display(words: arguments, shell: options.shell)
         self.options = options
         self.scheduler = scheduler
         self.observer = observer
@@ -78,7 +81,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
     }
 
-    private var announcer: RunAnnouncer { RunAnnouncer(arguments: arguments, options: options) }
+    private var announcer: RunAnnouncer { RunAnnouncer(arguments: arguments, command: shown, options: options) }
 
     /// How long a stop may take before a status line says it is under way.
     static var stopLinePatience: Duration { .milliseconds(500) }
@@ -205,7 +208,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         guard live else { return }
         let timedOut = run.timedOut.withLock { $0 }
         announcer.finished(status, duration, timedOut: timedOut, stopped: run.handle.isStopped)
-        let name = options.name ?? RunResult.name(of: arguments, shell: options.shell)
+        let name = options.name ?? shown
         let step = RunResult.Step(name: name, arguments: arguments, status: status, duration: duration)
         observer.sendNext(RunResult(steps: trigger.steps + [step], batch: trigger.changes))
         perform(state.withLock { state in Self.step(&state) { $0.exited() } })

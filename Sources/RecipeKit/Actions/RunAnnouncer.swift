@@ -6,14 +6,14 @@ import Glibc
 /// it when a run starts and when it ends.
 struct RunAnnouncer: Sendable {
     let arguments: [String]
+    /// The command line as status lines show it (`CommandName`).
+    let command: String
     let options: RunOptions
 
     /// The command as the user gave it (quoted, shortened, escaped), or
     /// the step's name.
     var name: String { options.name.map(Quoted.escaped) ?? command }
 
-    /// The command line, as status lines show it.
-    var command: String { RunResult.name(of: arguments, shell: options.shell) }
 
     /// Before the command starts, for a run caused by `changes` (nil: the
     /// first run, or one not caused by files).

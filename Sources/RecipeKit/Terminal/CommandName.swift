@@ -26,6 +26,31 @@ enum CommandName {
         return line
     }
 
+    /// `display(_:shell:)` for words as the child gets them: a word that is
+    /// not UTF-8 shows its other bytes as `\xNN` (`Quoted.escaped`), where
+    /// its text would show U+FFFD.
+    static func display(words: [CommandWord], shell: String? = nil) -> String {
+        if words.allSatisfy({ String(validating: $0.bytes, as: UTF8.self) != nil }) {
+            return display(words.map(\.text), shell: shell)
+        }
+        let joined = Array(words.map(\.bytes).joined(separator: [UInt8(ascii: " ")]))
+        let all: [[UInt8]] = shell.map { [Array($0.utf8), Array("-c".utf8), joined] } ?? words.map(\.bytes)
+        var line = ""
+        for (index, bytes) in all.enumerated() {
+            let shown: String
+            if let text = String(validating: bytes, as: UTF8.self) {
+                shown = quote(shorten(text))
+            } else {
+                shown = "'" + Quoted.escaped(bytes: bytes).replacingOccurrences(of: "'", with: "'\\''") + "'"
+            }
+            if index > 0 && line.count + 1 + shown.count > lineLimit {
+                return line + " …"
+            }
+            line += (index > 0 ? " " : "") + shown
+        }
+        return line
+    }
+
     /// `word` with its middle cut out when it is long.
     static func shorten(_ word: String) -> String {
         guard word.count > wordLimit else { return word }

@@ -153,6 +153,19 @@ import TestSupport
         #expect(legacy == [0x6F, 0xFF], "LEGACY: \(text(legacy).debugDescription)")
     }
 
+    /// Status lines name the command by its words as the child gets them:
+    /// a byte that is not UTF-8 is `\xNN`, as in every other line, not
+    /// U+FFFD (which made `a\xfeb` and `a\xffb` look the same).
+    @Test func aCommandWordThatIsNotUTF8IsShownEscapedInStatusLines() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let word = Array("a".utf8) + [0xFF] + Array("b".utf8)
+        let rwatch = RWatch(bytes: ["-1", "--", "sh", "-c", "true"].map { Array($0.utf8) } + [word], in: scratch.path, scratch: scratch)
+        #expect(rwatch.waitForExit() == 0)
+        #expect(rwatch.stderr.contains(#"starting sh -c true 'a\xffb'"#), "\(rwatch.stderr.debugDescription)")
+        #expect(!rwatch.stderr.contains("\u{FFFD}"))
+    }
+
     @Test func aMissingPathThatIsNotUTF8IsNamedEscaped() {
         let scratch = Scratch()
         defer { scratch.remove() }
