@@ -73,33 +73,38 @@ struct RootedGlob: Sendable {
     }
 
     private static let wildcards = Set("*?[]{}\\".utf8)
+    private static let slash = UInt8(ascii: "/")
+
+    /// One segment of a pattern or a path, as bytes: a root's name need not
+    /// be UTF-8, and is compared as it is, never decoded.
+    private typealias Segment = ArraySlice<UInt8>
 
     private static func form(of glob: Glob, root: FilePath) -> Form {
-        var text = Substring(glob.pattern)
-        let directoryOnly = text.hasSuffix("/")
+        var text = Array(glob.pattern.utf8)[...]
+        let directoryOnly = text.last == slash
         var dotSlash = false
-        while text.hasPrefix("./") || text == "." {
+        while text.starts(with: [UInt8(ascii: "."), slash]) || text.elementsEqual([UInt8(ascii: ".")]) {
             dotSlash = true
-            text = text.dropFirst(text == "." ? 1 : 2)
-            while text.hasPrefix("/") { text = text.dropFirst() }
+            text = text.dropFirst(text.count == 1 ? 1 : 2)
+            while text.first == slash { text = text.dropFirst() }
         }
-        let segments = text.split(separator: "/")
-        if segments.contains(where: { $0 == "." || $0 == ".." }) { return .nothing(.dotSegment) }
+        let segments = text.split(separator: slash)
+        if segments.contains(where: { $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }) { return .nothing(.dotSegment) }
         if dotSlash {
             if segments.isEmpty { return .nothing(.rootItself) }
-            return .relative(anchored(segments[...], directoryOnly: directoryOnly) ?? glob)
+            return .relative(anchored(segments[...], glob.syntax, directoryOnly: directoryOnly) ?? glob)
         }
-        guard text.hasPrefix("/"), !segments.isEmpty else { return .relative(glob) }
-        let rootNames = root.components.map { String(decoding: $0.bytes, as: UTF8.self) }
-        let isFixed: (Substring) -> Bool = { !$0.utf8.contains(where: wildcards.contains) }
+        guard text.first == slash, !segments.isEmpty else { return .relative(glob) }
+        let rootNames = root.components.map { Segment($0.bytes) }
+        let isFixed: (Segment) -> Bool = { !$0.contains(where: wildcards.contains) }
         let fixed = segments.prefix(while: isFixed)
-        if let form = below(root: rootNames, segments[...], fixed: fixed.count, directoryOnly: directoryOnly) { return form }
+        if let form = below(root: rootNames, segments[...], fixed: fixed.count, glob.syntax, directoryOnly: directoryOnly) { return form }
         // `$PWD` may name the root through a symbolic link (the root is
         // the working directory as the kernel gives it): the fixed part,
         // resolved, may name the root.
         if let resolved = resolvingLinks(fixed) {
-            let segments = resolved.split(separator: "/") + segments.dropFirst(fixed.count)
-            if let form = below(root: rootNames, segments[...], fixed: segments.prefix(while: isFixed).count, directoryOnly: directoryOnly) {
+            let segments = resolved.split(separator: slash) + segments.dropFirst(fixed.count)
+            if let form = below(root: rootNames, segments[...], fixed: segments.prefix(while: isFixed).count, glob.syntax, directoryOnly: directoryOnly) {
                 return form
             }
         }
@@ -109,35 +114,44 @@ struct RootedGlob: Sendable {
         // the root's path makes it absolute (`$PWD/**/*.o` over several
         // roots, `/home/*/app/**`); leaving it, or stopping at one of the
         // root's parents, it names nothing below the root.
-        guard let first = fixed.first, let rootFirst = rootNames.first, first == rootFirst else { return .relative(glob) }
+        guard let first = fixed.first, let rootFirst = rootNames.first, first.elementsEqual(rootFirst) else { return .relative(glob) }
         for (index, rootName) in rootNames.enumerated() {
             guard index < segments.count else { return .nothing(.outside) }
             if !isFixed(segments[index]) { return .absolute(glob) }
-            if segments[index] != rootName { return .nothing(.outside) }
+            if !segments[index].elementsEqual(rootName) { return .nothing(.outside) }
         }
         return .nothing(.outside)
     }
 
     /// When the first `fixed` of `segments` (an absolute glob's) name the
     /// root: nothing (the root itself), or the rest anchored at the root.
-    private static func below(root: [String], _ segments: ArraySlice<Substring>, fixed: Int, directoryOnly: Bool) -> Form? {
-        guard fixed >= root.count, segments.prefix(root.count).elementsEqual(root, by: { $0 == $1 }) else { return nil }
+    private static func below(root: [Segment], _ segments: ArraySlice<Segment>, fixed: Int, _ syntax: Glob.Syntax, directoryOnly: Bool) -> Form? {
+        guard fixed >= root.count, segments.prefix(root.count).elementsEqual(root, by: { $0.elementsEqual($1) }) else { return nil }
         if segments.count == root.count { return .nothing(.rootItself) }
-        return anchored(segments.dropFirst(root.count), directoryOnly: directoryOnly).map(Form.relative)
+        return anchored(segments.dropFirst(root.count), syntax, directoryOnly: directoryOnly).map(Form.relative)
     }
 
     /// The real path of `/` + `fixed` (its longest part that exists), with
-    /// the rest of `fixed` after it; nil when nothing of it exists or it
-    /// has no symbolic link.
-    private static func resolvingLinks(_ fixed: ArraySlice<Substring>) -> String? {
+    /// the rest of `fixed` after it, as bytes; nil when nothing of it exists
+    /// or it has no symbolic link.
+    private static func resolvingLinks(_ fixed: ArraySlice<Segment>) -> [UInt8]? {
         var count = fixed.count
         while count > 0 {
-            let path = "/" + fixed.prefix(count).joined(separator: "/")
-            if let real = realpath(path, nil) {
+            let path = fixed.prefix(count).reduce(into: [UInt8]()) { path, segment in
+                path.append(slash)
+                path += segment
+            }
+            let real = (path + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { realpath($0.baseAddress!, nil) }
+            }
+            if let real {
                 defer { free(real) }
-                let resolved = String(cString: real)
+                let resolved = Array(UnsafeRawBufferPointer(start: real, count: strlen(real)))
                 if resolved == path { return nil }
-                return resolved + fixed.dropFirst(count).map { "/" + $0 }.joined()
+                return fixed.dropFirst(count).reduce(into: resolved) { path, segment in
+                    path.append(slash)
+                    path += segment
+                }
             }
             count -= 1
         }
@@ -145,8 +159,13 @@ struct RootedGlob: Sendable {
     }
 
     /// `/` + `segments` (+ `/`): a glob anchored at the root.
-    private static func anchored(_ segments: ArraySlice<Substring>, directoryOnly: Bool) -> Glob? {
-        try? Glob("/" + segments.joined(separator: "/") + (directoryOnly ? "/" : ""))
+    private static func anchored(_ segments: ArraySlice<Segment>, _ syntax: Glob.Syntax, directoryOnly: Bool) -> Glob? {
+        var bytes = segments.reduce(into: [UInt8]()) { bytes, segment in
+            bytes.append(slash)
+            bytes += segment
+        }
+        if directoryOnly { bytes.append(slash) }
+        return try? Glob(bytes: bytes, syntax: syntax)
     }
 }
 
