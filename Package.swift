@@ -41,10 +41,21 @@ let package = Package(
             dependencies: ["Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
+        // Watchman's data model and its two wire encodings (JSON lines, BSER):
+        // pure functions over bytes, no I/O, fuzzed on their own.
+        .target(name: "WatchmanProtocol", swiftSettings: strict),
+        // `rwatch serve`: a watchman-compatible service, a client of
+        // FileWatcher as RecipeKit is.
+        .target(
+            name: "Service",
+            dependencies: ["WatchmanProtocol", "Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "rwatch",
             dependencies: [
                 "RecipeKit",
+                "Service",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -67,6 +78,8 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "WatchmanProtocolTests", dependencies: ["WatchmanProtocol", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "rwatchTests", dependencies: ["rwatch", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,1 @@
+// The service behind `rwatch serve`: see ARCHITECTURE.md once it lands.

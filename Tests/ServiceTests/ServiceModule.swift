@@ -1,0 +1,2 @@
+// The service's tests land here with the service (rwatch serve).
+import Service
