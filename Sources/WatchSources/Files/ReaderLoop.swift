@@ -199,8 +199,7 @@ final class ReaderLoop {
             }
             do {
                 if !client.roots[index].isFile {
-                    client.roots[index].filter.prepare()
-                    for directory in client.roots[index].filter.outsideDirectories {
+                    for directory in client.roots[index].filter.followedDirectories {
                         try table.acquire(directory, for: client, as: .rules)
                     }
                 }
@@ -363,7 +362,6 @@ final class ReaderLoop {
         // Cheap looks first: most records are of no rule file.
         if PathFilter.isRuleFileName(name) || clients.contains(where: { $0.ruleDirectories.contains(directory) }) {
             ruleFileMayHaveChanged(path)
-            for client in clients { refreshPollFilters(client, below: directory) }
         }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }

@@ -13,7 +13,6 @@ extension FileWatcher {
         let root = FileSystem.absolute(root), path = FileSystem.absolute(path)
         guard let relative = FileSystem.relative(path, to: root), !relative.isEmpty else { return nil }
         var filter = PathFilter(root: root, options: options)
-        filter.prepare()
         filter.loadDirectory(FilePath(), at: root)
         var directory = FilePath()
         for component in relative.components.dropLast() {

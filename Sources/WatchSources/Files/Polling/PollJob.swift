@@ -73,6 +73,10 @@ final class PollJob: @unchecked Sendable {
     let rootPath: [UInt8]
     let interval: Duration
     var filter: PathFilter
+    /// For a root polled whole, the filter's rule files outside the tree:
+    /// checked before each pass, so that a rule written before a change is
+    /// applied to it (inotify, for the rest, keeps order by itself).
+    var followed: FollowedFiles
     var generation: UInt32 = 0
     var tree = PollTree()
     var subtrees: [Subtree]
@@ -104,8 +108,10 @@ final class PollJob: @unchecked Sendable {
     static let fileGraceSeconds = 1.0
 
     init(id: Int, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
-         subtrees: [Subtree], gate: ArmGate?, output: @escaping @Sendable (PollOutput) -> Void)
+         followed: FollowedFiles = FollowedFiles([]), subtrees: [Subtree], gate: ArmGate?,
+         output: @escaping @Sendable (PollOutput) -> Void)
     {
+        self.followed = followed
         self.id = id
         self.clientID = clientID
         self.rootIndex = rootIndex
@@ -128,6 +134,7 @@ final class PollJob: @unchecked Sendable {
     /// Scans every subtree once and hands out what changed.
     func pass() {
         recentSince = Int64((FileSystem.now() - 1) * 1e9)
+        if !followed.isEmpty { followRuleFiles() }
         var changes = PollChanges()
         var index = 0
         while index < subtrees.count {
@@ -279,6 +286,17 @@ final class PollJob: @unchecked Sendable {
                 events.append(PollChanges.event(child, .deleted, isDirectory: entry.isDirectory))
             }
         }
+    }
+
+    /// Re-reads the rule files outside the tree that changed since the
+    /// last pass; when one decides anything, every directory decides its
+    /// entries again (silently), from this pass on.
+    private func followRuleFiles() {
+        var rulesChanged = false
+        for path in followed.changed() where filter.ruleFileChanged(path) != nil {
+            rulesChanged = true
+        }
+        if rulesChanged { bumpGeneration() }
     }
 
     // MARK: Commands from the reader
