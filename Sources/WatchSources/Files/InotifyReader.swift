@@ -19,6 +19,9 @@ final class InotifyReader: Sendable {
         case remove(Int)
         /// What a poll job of client `client` found.
         case polled(client: Int, job: Int, PollOutput)
+        /// What git tracks among the paths its rules ignore, by repository
+        /// top, for client `client` (`ReaderLoop.trackedMayHaveChanged`).
+        case tracked(client: Int, [FilePath: TrackedFiles])
         /// Tests: opens the gate once the commands before it are done.
         case fence(ArmGate)
         /// Tests: drop the client's events from now on, as a full queue would.
@@ -71,6 +74,11 @@ final class InotifyReader: Sendable {
     /// Hands what a poll job found to the reader thread, which delivers it.
     func deliverPolled(client: Int, job: Int, _ output: PollOutput) {
         submit(.polled(client: client, job: job, output))
+    }
+
+    /// Hands what git said it tracks to the reader thread.
+    func learnedTracked(client: Int, _ found: [FilePath: TrackedFiles]) {
+        submit(.tracked(client: client, found))
     }
 
     /// Unregisters the client `id`; its watches go (asynchronously).

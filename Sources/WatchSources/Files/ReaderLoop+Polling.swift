@@ -118,6 +118,8 @@ extension ReaderLoop {
         case .renamedAway(let events):
             let now = FileSystem.monotonicNow()
             for event in events { client.send(client.coalescer.hold(event, now: now)) }
+        case .rulesChanged:
+            trackedMayHaveChanged(client)
         case .rootMissing:
             if client.options.onRootDeleted == .fail {
                 fail(client, FileWatchError(.rootDeleted(client.roots[index].path)))

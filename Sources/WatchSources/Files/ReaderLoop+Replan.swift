@@ -11,10 +11,15 @@ extension ReaderLoop {
     /// by itself: `PollJob.followed`.)
     func ruleFileMayHaveChanged(_ path: FilePath) {
         for client in clients where !client.ended && client.deafSince == nil {
+            var tracked = false
+            defer { if tracked { trackedMayHaveChanged(client) } }
             for index in client.roots.indices {
                 let root = client.roots[index]
-                guard !root.waiting, !root.isFile, !root.polledWhole,
-                      let scope = client.roots[index].filter.ruleFileChanged(path) else { continue }
+                guard !root.waiting, !root.isFile, !root.polledWhole else { continue }
+                // What git tracks follows its index, and the rules.
+                if path == root.filter.indexFile { tracked = true }
+                guard let scope = client.roots[index].filter.ruleFileChanged(path) else { continue }
+                if root.filter.gitDirectory != nil { tracked = true }
                 if let job = client.pollJobs[index] {
                     PollScanner.shared.submit(.replaceFilter(job: job, client.roots[index].filter))
                 }

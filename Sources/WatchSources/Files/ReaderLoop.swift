@@ -136,6 +136,8 @@ final class ReaderLoop {
             armed?.release()
         case .polled(let client, let job, let output):
             polled(client, job, output)
+        case .tracked(let client, let found):
+            learnedTracked(client, found)
         case .fence(let gate):
             // What the commands before it found is delivered first.
             flush()

@@ -40,6 +40,10 @@ final class WatchClient: @unchecked Sendable {
     /// must be watched.
     var pendingReplans: [(root: Int, relative: FilePath)] = []
     var coalescer: SaveCoalescer
+    /// Whether git is being asked what it tracks (`ReaderLoop+Tracked`),
+    /// and whether something changed since it was asked.
+    enum TrackedRefresh { case idle, running, again }
+    var trackedRefresh = TrackedRefresh.idle
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
     /// What is polled, by root index: the tops of the polled subtrees (or the single file).

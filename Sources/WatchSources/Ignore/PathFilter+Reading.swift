@@ -7,8 +7,10 @@ extension PathFilter {
     /// Finds the repository holding the root and reads git's rule files
     /// outside the tree: the `.gitignore` and `.ignore` of the directories
     /// from the repository's top down to the root's parent, `info/exclude`
-    /// and the global excludes file (named by `environment`).
-    mutating func prepareRepository(environment: GitConfiguration.Environment) {
+    /// and the global excludes file (named by `gitEnvironment`); then asks
+    /// git what it tracks among the paths they ignore.
+    mutating func prepareRepository() {
+        let environment = gitEnvironment ?? .current
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
         prefix = FileSystem.relative(root, to: top) ?? FilePath()
@@ -32,6 +34,13 @@ extension PathFilter {
             }
         }
         readExcludeFiles()
+        if let repository, readsGitignores || readsGlobalExcludes {
+            gitDirectory = repository.stateDirectory
+            indexFile = repository.stateDirectory.appending("index")
+            if let found = TrackedFiles.load(top: top, gitDirectory: repository.stateDirectory, environment: gitEnvironment) {
+                setTracked(found)
+            }
+        }
     }
 
     /// Reads the `.gitignore` and `.ignore` of the tree directory at
@@ -43,6 +52,7 @@ extension PathFilter {
         let key = topRelative(relative)
         if hasRuleFile == false, git.files(in: key).isEmpty { return }
         git.setFiles(readDirectoryFiles(directory), in: key)
+        if !kept.isEmpty { refreshEntered() }
     }
 
     /// What a change of the file at `path` (absolute) means: nil when it
@@ -50,6 +60,13 @@ extension PathFilter {
     /// to the root) below which what is watched must be planned anew,
     /// after re-reading the file.
     mutating func ruleFileChanged(_ path: FilePath) -> FilePath? {
+        let scope = reread(path)
+        if scope != nil, !kept.isEmpty { refreshEntered() }
+        return scope
+    }
+
+    /// `ruleFileChanged`'s reading.
+    private mutating func reread(_ path: FilePath) -> FilePath? {
         if ignoreFilePaths.contains(path) || filterFilePaths.contains(path) {
             readGlobFiles()
             return FilePath()
@@ -75,21 +92,23 @@ extension PathFilter {
 
     /// The directories to watch for the rule files outside the tree in
     /// them: the ancestors' `.gitignore`s, `info/exclude`, the global
-    /// excludes file, the ignore and filter files. One may lie inside the
+    /// excludes file, the ignore and filter files, git's index (what it
+    /// tracks is kept). One may lie inside the
     /// root (`.git/info` of a watched top, an ignore file in the tree): the
     /// tree's own watch may not cover it (`.git` is not watched).
     var followedDirectories: [FilePath] {
-        var directories = outsideFiles.map(FileSystem.parent)
+        var directories = (outsideFiles + [indexFile].compactMap { $0 }).map(FileSystem.parent)
         if readsDirectoryRuleFiles { directories += ancestors }
         var seen = Set<FilePath>()
         return directories.filter { seen.insert($0).inserted }
     }
 
     /// Every rule file outside the tree whose change `ruleFileChanged`
-    /// acts on, whether it exists now or not: what a polled root looks at
-    /// on each pass, where no inotify watch tells of a change.
+    /// acts on, and git's index, whether they exist now or not: what a
+    /// polled root looks at on each pass, where no inotify watch tells of
+    /// a change.
     var followedFiles: [FilePath] {
-        var files = outsideFiles
+        var files = outsideFiles + [indexFile].compactMap { $0 }
         for ancestor in ancestors where readsDirectoryRuleFiles {
             files += PathFilter.directoryRuleFileNames(readsDotIgnores: readsDotIgnores, readsGitignores: readsGitignores)
                 .map { ancestor.appending($0) }
@@ -103,7 +122,7 @@ extension PathFilter {
     }
 
     private static let gitignoreName: FilePath.Component = ".gitignore"
-    private static let ignoreName: FilePath.Component = ".ignore"
+    static let ignoreName: FilePath.Component = ".ignore"
     /// The names of the rule files that apply to their own directory.
     static let ruleFileNames = [gitignoreName, ignoreName]
 

@@ -64,12 +64,28 @@ struct PathFilter: Sendable {
     /// system. rwatch's own globs (`-i`, `-f`, the ignore and filter
     /// files) never fold: git's pathspecs do not either.
     var ignoreCase = false
+    /// The environment git's configuration is read with; nil is the process's.
+    let gitEnvironment: GitConfiguration.Environment?
+    /// git's index and directory, when git's rules are read in a git
+    /// repository: what git tracks is then kept (`TrackedFiles`).
+    var indexFile: FilePath? = nil
+    var gitDirectory: FilePath? = nil
+    /// What git tracks that its rules ignore, as it last said.
+    var tracked = TrackedFiles()
+    /// Those of them below the root, and the directories on the way to
+    /// them, relative to the root: never ignored by git's rule files.
+    var kept: Set<[UInt8]> = []
+    /// The kept directories that lie in a directory git's rules ignore
+    /// (or are one), by the rule that ignores it: watched only for what git
+    /// tracks in them, whatever else is there stays ignored.
+    var entered: [[UInt8]: IgnoreReason] = [:]
 
     /// The filter for `root` (absolute) with `options`, whose globs must be
     /// valid (`validated()`), with every rule from outside the tree read:
     /// the `--ignore-file`s and `--filter-file`s, and, when rule files are
-    /// read, the repository's (`prepareRepository`). git's configuration is
-    /// read from `options`' environment (the process's by default).
+    /// read, the repository's (`prepareRepository`), with what git tracks
+    /// among the paths its rules ignore. git's configuration is read from
+    /// `options`' environment (the process's by default).
     init(root: FilePath, options: WatchOptions) {
         self.root = root
         top = root
@@ -84,8 +100,9 @@ struct PathFilter: Sendable {
         recursive = options.recursive
         ignoreFilePaths = options.ignoreFiles.map { FileSystem.absolute(FilePath($0)) }
         filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
+        gitEnvironment = options.gitEnvironment
         readGlobFiles()
-        if discovers { prepareRepository(environment: options.gitEnvironment ?? .current) }
+        if discovers { prepareRepository() }
     }
 
     // MARK: Deciding
@@ -140,16 +157,27 @@ struct PathFilter: Sendable {
         return found ?? gitReason(relative, isDirectory: isDirectory)
     }
 
+    /// What git's rules say of `relative` by its own name: the rule that
+    /// ignores it, unless git tracks it (`kept`); inside a directory they
+    /// ignore that is watched only for what git tracks in it (`entered`),
+    /// that directory's rule for anything git does not track.
     private func gitReason(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
         guard !git.isEmpty else { return nil }
+        guard let decision = gitDecision(relative, isDirectory: isDirectory), decision.ignores else {
+            return entered.isEmpty ? nil : enteredReason(relative)
+        }
+        if !kept.isEmpty, !PathFilter.isDotIgnore(decision), relative.withBytes({ kept.contains(Array($0)) }) { return nil }
+        return IgnoreReason(source: .file(path: decision.file.path, line: decision.pattern.line), pattern: decision.pattern.text)
+    }
+
+    /// The pattern of git's rule files that decides `relative` by its own name.
+    func gitDecision(_ relative: FilePath, isDirectory: Bool) -> IgnoreRules.Decision? {
         // The path from the top, as bytes: the prefix, then the relative path.
-        let found = relative.withBytes { bytes -> IgnoreRules.Decision? in
+        relative.withBytes { bytes -> IgnoreRules.Decision? in
             if prefixBytes.isEmpty { return git.decision(for: bytes, isDirectory: isDirectory) }
             let joined = prefixBytes + [UInt8(ascii: "/")] + bytes
             return joined.withUnsafeBufferPointer { git.decision(for: $0, isDirectory: isDirectory) }
         }
-        guard let decision = found, decision.ignores else { return nil }
-        return IgnoreReason(source: .file(path: decision.file.path, line: decision.pattern.line), pattern: decision.pattern.text)
     }
 
     /// The rule that ignores `relative`, looking at each directory between

@@ -162,6 +162,7 @@ private struct DirectoryScan {
             let recheck = item.mustList || directory.hasIgnoreFile
             if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
                 job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+                job.rulesChanged = true
                 if !job.reloadIgnoreFiles { job.bumpGeneration() }
                 restate = true
             }
@@ -516,6 +517,7 @@ private struct DirectoryScan {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
             job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+            job.rulesChanged = true
             job.bumpGeneration()
         }
         if !immediate.isEmpty { job.output(.events(immediate)) }

@@ -10,6 +10,9 @@ enum PollOutput: Sendable {
     /// The client's root (directory or single file) is gone; its
     /// deletions went out before. The job keeps looking for it to come back.
     case rootMissing
+    /// A rule file or git's index changed: what git tracks among the paths
+    /// its rules ignore is to be learned again.
+    case rulesChanged
 }
 
 /// The polled part of one watched root of one subscription: one or more
@@ -145,6 +148,10 @@ final class PollJob: @unchecked Sendable {
             }
         }
         reloadIgnoreFiles = false
+        if rulesChanged {
+            rulesChanged = false
+            if filter.gitDirectory != nil { output(.rulesChanged) }
+        }
         // What vanished and did not turn up elsewhere was deleted.
         for (_, gone) in vanishedDirectories {
             deleteTree(gone.index, at: gone.path, &changes)
@@ -292,11 +299,18 @@ final class PollJob: @unchecked Sendable {
     /// last pass; when one decides anything, every directory decides its
     /// entries again (silently), from this pass on.
     private func followRuleFiles() {
-        var rulesChanged = false
-        for path in followed.changed() where filter.ruleFileChanged(path) != nil {
+        var decides = false
+        for path in followed.changed() {
             rulesChanged = true
+            if filter.ruleFileChanged(path) != nil { decides = true }
         }
-        if rulesChanged { bumpGeneration() }
+        if decides { bumpGeneration() }
+    }
+
+    /// Takes what git tracks anew (`TrackedFiles`): when that changes what
+    /// the filter keeps, every directory decides its entries again.
+    func replaceTracked(_ files: TrackedFiles) {
+        if filter.setTracked(files) { bumpGeneration() }
     }
 
     // MARK: Commands from the reader
@@ -326,6 +340,8 @@ final class PollJob: @unchecked Sendable {
 
     /// Set by `replace(_:)`: the next pass re-reads every directory's ignore files.
     var reloadIgnoreFiles = false
+    /// A rule file (or git's index) changed during the pass under way.
+    var rulesChanged = false
 
     /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
     static func isWithin(_ path: [UInt8], _ ancestor: [UInt8]) -> Bool {

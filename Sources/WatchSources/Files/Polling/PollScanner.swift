@@ -12,6 +12,7 @@ final class PollScanner: Sendable {
         case add(job: Int, PollJob.Subtree)
         case remove(job: Int, under: [UInt8])
         case replaceFilter(job: Int, PathFilter)
+        case replaceTracked(job: Int, TrackedFiles)
         /// Tests: a pass of every job now; then the reader opens the gate
         /// once it has delivered what those passes found.
         case fence(ArmGate)
@@ -128,6 +129,8 @@ private final class PollLoop {
             jobs.first { $0.id == id }?.remove(under: relative)
         case .replaceFilter(let id, let filter):
             jobs.first { $0.id == id }?.replace(filter)
+        case .replaceTracked(let id, let files):
+            jobs.first { $0.id == id }?.replaceTracked(files)
         case .fence(let gate):
             if jobs.isEmpty { gate.release() } else { fences.append(gate) }
         case .inspect(let reply):
