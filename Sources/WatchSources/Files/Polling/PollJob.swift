@@ -158,9 +158,7 @@ final class PollJob: @unchecked Sendable {
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
-        if !changes.renamedAway.isEmpty { output(.renamedAway(changes.renamedAway)) }
-        let events = changes.events()
-        if !events.isEmpty { output(.events(events)) }
+        flush(&changes)
         if let gate {
             self.gate = nil
             gate.release()
@@ -222,12 +220,29 @@ final class PollJob: @unchecked Sendable {
         output(.rootMissing)
     }
 
-    /// Hands out what `changes` holds now (before a `rootMissing`, which may end the client).
+    /// Hands out what `changes` holds now (at the end of a pass, or
+    /// before a `rootMissing`, which may end the client): new files are
+    /// held back a pass (`PollChanges.settle(held:)`), those held by the
+    /// pass before announced if they are still there.
     private func flush(_ changes: inout PollChanges) {
-        if !changes.renamedAway.isEmpty { output(.renamedAway(changes.renamedAway)) }
-        let events = changes.events()
+        // Renamed to an ignored name before it was announced: it never was.
+        let renamedAway = changes.renamedAway.filter { !held.contains($0.path.bytes) }
+        for event in changes.renamedAway where held.contains(event.path.bytes) { held.remove(event.path.bytes) }
+        if !renamedAway.isEmpty { output(.renamedAway(renamedAway)) }
+        let outcome = changes.settle(held: held)
         changes = PollChanges()
+        held = outcome.held
+        var events = outcome.released.filter(PollJob.exists).map { PollChanges.event($0, .created) }
+        events += outcome.events
         if !events.isEmpty { output(.events(events)) }
+    }
+
+    /// Whether `path` (absolute, bytes) names something now.
+    private static func exists(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
+        }
     }
 
     /// A watched single file: compared by `stat` (following a symbolic
@@ -342,6 +357,12 @@ final class PollJob: @unchecked Sendable {
     var reloadIgnoreFiles = false
     /// A rule file (or git's index) changed during the pass under way.
     var rulesChanged = false
+    /// New files (absolute paths) the last pass found and did not announce
+    /// yet: a temporary file is renamed over the real one or deleted right
+    /// after it is made, and should never be reported
+    /// (`PollChanges.settle(held:)`); what the directory scan finds of them
+    /// meanwhile (a write) is part of their creation.
+    var held: Set<[UInt8]> = []
 
     /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
     static func isWithin(_ path: [UInt8], _ ancestor: [UInt8]) -> Bool {
