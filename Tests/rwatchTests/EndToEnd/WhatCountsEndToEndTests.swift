@@ -2,10 +2,11 @@ import Glibc
 import Testing
 import TestSupport
 
-/// What git tracks counts, through the real binary: with git, a tracked
+/// What counts as a change, through the real binary: with git, a tracked
 /// file that an ignore rule matches is reported; without git, the rules
-/// decide, and `-v` says once why.
-@Suite struct TrackedFilesEndToEndTests {
+/// decide, and `-v` says once why; a path given to watch that a rule
+/// ignores is watched.
+@Suite struct WhatCountsEndToEndTests {
     /// A repository in `scratch/repo` with `*.json` ignored and
     /// `config/local.json` committed; `config/other.json` is not tracked.
     private func makeRepository(_ scratch: Scratch) {
@@ -60,5 +61,18 @@ import TestSupport
         #expect(!rwatch.stdout.contains("local.json"), "\(rwatch.stdout)")
         let said = rwatch.stderr.split(separator: "\n").filter { $0.contains("git is not installed") }
         #expect(said.count == 1, "\(rwatch.stderr)")
+    }
+
+    /// `-w build` with `build/` in the `.gitignore`: watched, as named.
+    @Test func anIgnoredDirectoryGivenToWatchIsWatched() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        makeRepository(scratch)
+        scratch.write("repo/.gitignore", "*.json\nbuild/\n")
+        mkdir(scratch.file("repo/build"), 0o755)
+        let rwatch = start(scratch, ["repo/build", "repo/src"])
+        defer { rwatch.interrupt() }
+        scratch.write("repo/build/out.txt", "x")
+        #expect(eventually { rwatch.stdout.contains("closedWrite " + scratch.file("repo/build/out.txt")) }, "\(rwatch.stdout)")
     }
 }
