@@ -60,7 +60,8 @@ final class WatchClient: @unchecked Sendable {
         self.options = options
         self.observer = observer
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
-        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+        let answers = TrackedFiles.Answers()
+        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options, answers: answers)) }
         watchBudget = WatchSeams.watchBudget(for: paths)
     }
 

@@ -9,7 +9,7 @@ extension PathFilter {
     /// from the repository's top down to the root's parent, `info/exclude`
     /// and the global excludes file (named by `gitEnvironment`); then asks
     /// git what it tracks among the paths they ignore.
-    mutating func prepareRepository() {
+    mutating func prepareRepository(_ answers: TrackedFiles.Answers) {
         let environment = gitEnvironment ?? .current
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
@@ -37,7 +37,7 @@ extension PathFilter {
         if let repository, readsGitignores || readsGlobalExcludes {
             gitDirectory = repository.stateDirectory
             indexFile = repository.stateDirectory.appending("index")
-            if let found = TrackedFiles.load(top: top, gitDirectory: repository.stateDirectory, environment: gitEnvironment) {
+            if let found = answers.load(top: top, gitDirectory: repository.stateDirectory, environment: gitEnvironment) {
                 setTracked(found)
             }
         }

@@ -85,8 +85,9 @@ struct PathFilter: Sendable {
     /// the `--ignore-file`s and `--filter-file`s, and, when rule files are
     /// read, the repository's (`prepareRepository`), with what git tracks
     /// among the paths its rules ignore. git's configuration is read from
-    /// `options`' environment (the process's by default).
-    init(root: FilePath, options: WatchOptions) {
+    /// `options`' environment (the process's by default). Filters made
+    /// together share `answers`, so that git runs once per repository.
+    init(root: FilePath, options: WatchOptions, answers: TrackedFiles.Answers = TrackedFiles.Answers()) {
         self.root = root
         top = root
         rootBytes = Array(root.bytes.drop { $0 == UInt8(ascii: "/") })
@@ -102,7 +103,7 @@ struct PathFilter: Sendable {
         filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
         gitEnvironment = options.gitEnvironment
         readGlobFiles()
-        if discovers { prepareRepository() }
+        if discovers { prepareRepository(answers) }
     }
 
     // MARK: Deciding

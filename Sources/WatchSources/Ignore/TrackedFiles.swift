@@ -20,6 +20,22 @@ struct TrackedFiles: Sendable, Equatable {
 
     var isEmpty: Bool { paths.isEmpty }
 
+    /// What git said, by repository top, while several filters are made
+    /// at once (the roots of one watch): git runs once per repository.
+    final class Answers {
+        private var found: [FilePath: TrackedFiles?] = [:]
+
+        init() {}
+
+        /// `TrackedFiles.load`, asked once per top.
+        func load(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?) -> TrackedFiles? {
+            if let known = found[top] { return known }
+            let answer = TrackedFiles.load(top: top, gitDirectory: gitDirectory, environment: environment)
+            found[top] = answer
+            return answer
+        }
+    }
+
     /// Set once git was found missing: it is not looked for again.
     private static let gitMissing = Atomic<Bool>(false)
 
