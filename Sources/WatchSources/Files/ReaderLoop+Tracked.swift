@@ -30,24 +30,64 @@ extension ReaderLoop {
         if !started { client.trackedRefresh = .idle }
     }
 
-    /// What git said for each repository top of client `clientID`: each
-    /// root whose kept paths changed is planned anew (and its poller told).
+    /// What git said for each repository top of client `clientID`.
     func learnedTracked(_ clientID: Int, _ found: [FilePath: TrackedFiles]) {
         guard let client = clients.first(where: { $0.id == clientID }), !client.ended else { return }
         let again = client.trackedRefresh == .again
         client.trackedRefresh = .idle
+        take(found, for: client)
+        if again { trackedMayHaveChanged(client) }
+    }
+
+    /// What git said when the watch began (`WatchClient.trackedLookups`,
+    /// asked while the trees were walked): taken before the watch is armed.
+    func takeFirstTracked(_ client: WatchClient) {
+        var found: [FilePath: TrackedFiles] = [:]
+        for lookup in client.trackedLookups { found[lookup.top] = lookup.wait() }
+        client.trackedLookups = []
+        take(found, for: client)
+    }
+
+    /// Gives each root of `client` what git tracks in its repository; a
+    /// root whose kept paths changed is planned anew where they lie (and
+    /// its poller told).
+    private func take(_ found: [FilePath: TrackedFiles], for client: WatchClient) {
         for index in client.roots.indices {
-            guard client.roots[index].filter.gitDirectory != nil, let files = found[client.roots[index].filter.top],
-                  client.roots[index].filter.setTracked(files) else { continue }
+            guard client.roots[index].filter.gitDirectory != nil, let files = found[client.roots[index].filter.top] else { continue }
+            let changed = client.roots[index].filter.tracked.paths.symmetricDifference(files.paths)
+            guard client.roots[index].filter.setTracked(files) else { continue }
             if let job = client.pollJobs[index] { PollScanner.shared.submit(.replaceTracked(job: job, files)) }
             let root = client.roots[index]
             guard !root.polledWhole, !root.isFile, !root.waiting, client.deafSince == nil else { continue }
-            releaseIgnored(client, index, below: FilePath())
-            if !client.pendingReplans.contains(where: { $0.root == index && $0.relative.isEmpty }) {
-                client.pendingReplans.append((index, FilePath()))
+            for scope in trackedScopes(client.roots[index].filter, changed) {
+                releaseIgnored(client, index, below: scope)
+                if !client.pendingReplans.contains(where: { $0.root == index && $0.relative == scope }) {
+                    client.pendingReplans.append((index, scope))
+                }
             }
         }
         runPendingReplans()
-        if again { trackedMayHaveChanged(client) }
+    }
+
+    /// Where what is watched may change when the tracked files `changed`
+    /// (paths from the top) come or go: below the parent of the shallowest
+    /// directory on each one's way that git's rules ignore. (With none
+    /// ignored, only whether the file itself is reported changes.)
+    private func trackedScopes(_ filter: PathFilter, _ changed: Set<[UInt8]>) -> [FilePath] {
+        var scopes: Set<FilePath> = []
+        for path in changed {
+            guard let relative = filter.belowRoot(path) else { continue }
+            var directory = FilePath()
+            for component in FilePath(bytes: relative).components.dropLast() {
+                let next = directory.appending(component)
+                if filter.gitDecision(next, isDirectory: true)?.ignores == true {
+                    scopes.insert(directory)
+                    break
+                }
+                directory = next
+            }
+        }
+        // A scope below another is planned with it.
+        return scopes.filter { scope in !scopes.contains { $0 != scope && scope.starts(with: $0) } }
     }
 }

@@ -220,6 +220,8 @@ final class ReaderLoop {
             }
             FileWatcher.announce(WatchNotice(path: path, kind: .inotify))
         }
+        // git was asked beside the walk; what it tracks is watched before the gate opens.
+        takeFirstTracked(client)
         flushPolling(client, gate: gate)
     }
 

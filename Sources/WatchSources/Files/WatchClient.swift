@@ -44,6 +44,9 @@ final class WatchClient: @unchecked Sendable {
     /// and whether something changed since it was asked.
     enum TrackedRefresh { case idle, running, again }
     var trackedRefresh = TrackedRefresh.idle
+    /// git asked what it tracks when the watch began, one per repository;
+    /// `ReaderLoop.arm` takes the answers once the trees are walked.
+    var trackedLookups: [TrackedFiles.Lookup] = []
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
     /// What is polled, by root index: the tops of the polled subtrees (or the single file).
@@ -60,8 +63,15 @@ final class WatchClient: @unchecked Sendable {
         self.options = options
         self.observer = observer
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
-        let answers = TrackedFiles.Answers()
-        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options, answers: answers)) }
+        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+        // git says what it tracks while the reader walks the trees.
+        var lookups: [FilePath: TrackedFiles.Lookup] = [:]
+        for root in roots {
+            guard let gitDirectory = root.filter.gitDirectory, lookups[root.filter.top] == nil else { continue }
+            lookups[root.filter.top] = TrackedFiles.Lookup(top: root.filter.top, gitDirectory: gitDirectory,
+                                                            environment: root.filter.gitEnvironment)
+        }
+        trackedLookups = Array(lookups.values)
         watchBudget = WatchSeams.watchBudget(for: paths)
     }
 

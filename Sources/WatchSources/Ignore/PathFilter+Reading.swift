@@ -7,9 +7,9 @@ extension PathFilter {
     /// Finds the repository holding the root and reads git's rule files
     /// outside the tree: the `.gitignore` and `.ignore` of the directories
     /// from the repository's top down to the root's parent, `info/exclude`
-    /// and the global excludes file (named by `gitEnvironment`); then asks
-    /// git what it tracks among the paths they ignore.
-    mutating func prepareRepository(_ answers: TrackedFiles.Answers) {
+    /// and the global excludes file (named by `gitEnvironment`); notes
+    /// where git's index is, when what git tracks is to be kept.
+    mutating func prepareRepository() {
         let environment = gitEnvironment ?? .current
         let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
         top = repository?.top ?? root
@@ -37,9 +37,6 @@ extension PathFilter {
         if let repository, readsGitignores || readsGlobalExcludes {
             gitDirectory = repository.stateDirectory
             indexFile = repository.stateDirectory.appending("index")
-            if let found = answers.load(top: top, gitDirectory: repository.stateDirectory, environment: gitEnvironment) {
-                setTracked(found)
-            }
         }
     }
 

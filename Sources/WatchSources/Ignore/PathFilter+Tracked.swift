@@ -65,7 +65,7 @@ extension PathFilter {
     }
 
     /// `path` (from the top) below the root, or nil when it is not below it.
-    private func belowRoot(_ path: [UInt8]) -> ArraySlice<UInt8>? {
+    func belowRoot(_ path: [UInt8]) -> ArraySlice<UInt8>? {
         if prefixBytes.isEmpty { return path.isEmpty ? nil : path[...] }
         guard path.count > prefixBytes.count + 1, path.starts(with: prefixBytes),
               path[prefixBytes.count] == UInt8(ascii: "/") else { return nil }

@@ -83,11 +83,11 @@ struct PathFilter: Sendable {
     /// The filter for `root` (absolute) with `options`, whose globs must be
     /// valid (`validated()`), with every rule from outside the tree read:
     /// the `--ignore-file`s and `--filter-file`s, and, when rule files are
-    /// read, the repository's (`prepareRepository`), with what git tracks
-    /// among the paths its rules ignore. git's configuration is read from
-    /// `options`' environment (the process's by default). Filters made
-    /// together share `answers`, so that git runs once per repository.
-    init(root: FilePath, options: WatchOptions, answers: TrackedFiles.Answers = TrackedFiles.Answers()) {
+    /// read, the repository's (`prepareRepository`). git's configuration is read from
+    /// `options`' environment (the process's by default). What git tracks
+    /// among the paths its rules ignore comes later (`setTracked`), from
+    /// git: a watch asks it while it walks the tree.
+    init(root: FilePath, options: WatchOptions) {
         self.root = root
         top = root
         rootBytes = Array(root.bytes.drop { $0 == UInt8(ascii: "/") })
@@ -103,7 +103,7 @@ struct PathFilter: Sendable {
         filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
         gitEnvironment = options.gitEnvironment
         readGlobFiles()
-        if discovers { prepareRepository(answers) }
+        if discovers { prepareRepository() }
     }
 
     // MARK: Deciding

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Signals
 import Synchronization
 import SystemPackage
 
@@ -11,28 +12,39 @@ import SystemPackage
 ///
 /// git lists them (`git ls-files -z --cached --ignored --exclude-standard`),
 /// so they are exactly the paths git would show, for the price of one git
-/// run when a watch starts and again, off the reader thread, when the index
-/// or a rule file changes; never on the path of an event. Without git,
-/// rwatch says so once under `-v` and ignores what the rules say, as before.
+/// run when a watch starts (beside the walk of the tree: `Lookup`) and
+/// again, off the reader thread, when the index or a rule file changes;
+/// never on the path of an event. Without git, rwatch says so once under
+/// `-v` and ignores what the rules say, as before.
 struct TrackedFiles: Sendable, Equatable {
     /// Paths from the top of the working tree, as git lists them.
     var paths: Set<[UInt8]> = []
 
     var isEmpty: Bool { paths.isEmpty }
 
-    /// What git said, by repository top, while several filters are made
-    /// at once (the roots of one watch): git runs once per repository.
-    final class Answers {
-        private var found: [FilePath: TrackedFiles?] = [:]
+    /// git asked on a thread of its own, so that it works while the tree
+    /// is walked: a watch starts it for each repository, and waits for the
+    /// answer only once its own walk is done.
+    final class Lookup: Sendable {
+        let top: FilePath
+        private let done = DispatchSemaphore(value: 0)
+        private let answer = Locked<TrackedFiles?>(nil)
 
-        init() {}
+        init(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?) {
+            self.top = top
+            let started = DetachedThread.start { [self] in
+                let found = TrackedFiles.load(top: top, gitDirectory: gitDirectory, environment: environment)
+                answer.withLock { $0 = found }
+                done.signal()
+            }
+            if !started { done.signal() }
+        }
 
-        /// `TrackedFiles.load`, asked once per top.
-        func load(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?) -> TrackedFiles? {
-            if let known = found[top] { return known }
-            let answer = TrackedFiles.load(top: top, gitDirectory: gitDirectory, environment: environment)
-            found[top] = answer
-            return answer
+        /// What git said (nil when it could not say), once it has.
+        func wait() -> TrackedFiles? {
+            done.wait()
+            done.signal()
+            return answer.withLock { $0 }
         }
     }
 

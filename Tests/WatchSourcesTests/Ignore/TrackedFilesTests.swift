@@ -35,6 +35,10 @@ import TestSupport
         repo.git(["add", "-f", "config/local.json", "vendor/lib/x.c"])
         let files = ["config/local.json", "config/other.json", "vendor/lib/x.c", "vendor/y.c", "vendor/lib/z.c", "src/main.c"]
         #expect(reported(repo, backend, writing: files) == ["config/local.json", "vendor/lib/x.c", "src/main.c"])
+        // In place once `subscribe` returns, as every watch is.
+        let (_, subscription) = record([repo.top], options: repo.options(), backend: backend)
+        #expect(watching(repo.top + "/vendor/lib", backend))
+        subscription.dispose()
         // Watched from below the top, the same.
         #expect(reported(repo, backend, writing: files, watching: "vendor") == ["vendor/lib/x.c", "vendor/y.c", "vendor/lib/z.c"])
         #expect(reported(repo, backend, writing: files, watching: "config") == ["config/local.json"])
