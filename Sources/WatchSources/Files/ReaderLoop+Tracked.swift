@@ -13,17 +13,15 @@ extension ReaderLoop {
             client.trackedRefresh = .again
             return
         }
-        var requests: [FilePath: (gitDirectory: FilePath, environment: GitConfiguration.Environment?)] = [:]
-        for root in client.roots {
-            if let gitDirectory = root.filter.gitDirectory { requests[root.filter.top] = (gitDirectory, root.filter.gitEnvironment) }
-        }
+        let requests = client.trackedRequests
         guard !requests.isEmpty else { return }
         client.trackedRefresh = .running
         let (id, reader, asked) = (client.id, self.reader, requests)
         let started = DetachedThread.start {
             var found: [FilePath: TrackedFiles] = [:]
             for (top, request) in asked {
-                found[top] = TrackedFiles.load(top: top, gitDirectory: request.gitDirectory, environment: request.environment)
+                found[top] = TrackedFiles.load(top: top, gitDirectory: request.gitDirectory, environment: request.environment,
+                                               within: request.within)
             }
             reader.learnedTracked(client: id, found)
         }
@@ -60,34 +58,37 @@ extension ReaderLoop {
             let root = client.roots[index]
             guard !root.polledWhole, !root.isFile, !root.waiting, client.deafSince == nil else { continue }
             for scope in trackedScopes(client.roots[index].filter, changed) {
+                // Unwatched what it no longer keeps, watched what it now keeps (silently: nothing changed).
                 releaseIgnored(client, index, below: scope)
-                if !client.pendingReplans.contains(where: { $0.root == index && $0.relative == scope }) {
-                    client.pendingReplans.append((index, scope))
+                let path = root.path.pushing(scope)
+                guard client.wantsDirectoryRelative(index, scope), client.watched.contains(FileSystem.parent(path)) else { continue }
+                do {
+                    _ = try walk(client, index, from: path, relative: scope, mode: .silent)
+                } catch {
+                    return fail(client, error)
                 }
             }
         }
-        runPendingReplans()
     }
 
     /// Where what is watched may change when the tracked files `changed`
-    /// (paths from the top) come or go: below the parent of the shallowest
-    /// directory on each one's way that git's rules ignore. (With none
-    /// ignored, only whether the file itself is reported changes.)
+    /// (paths from the top) come or go: at and below the shallowest
+    /// directory on each one's way that git's rules ignore, watched only
+    /// for what git tracks in it. (With none ignored, only whether the
+    /// file itself is reported changes.)
     private func trackedScopes(_ filter: PathFilter, _ changed: Set<[UInt8]>) -> [FilePath] {
         var scopes: Set<FilePath> = []
         for path in changed {
             guard let relative = filter.belowRoot(path) else { continue }
             var directory = FilePath()
             for component in FilePath(bytes: relative).components.dropLast() {
-                let next = directory.appending(component)
-                if filter.gitDecision(next, isDirectory: true)?.ignores == true {
+                directory.append(component)
+                if filter.gitDecision(directory, isDirectory: true)?.ignores == true {
                     scopes.insert(directory)
                     break
                 }
-                directory = next
             }
         }
-        // A scope below another is planned with it.
-        return scopes.filter { scope in !scopes.contains { $0 != scope && scope.starts(with: $0) } }
+        return Array(scopes)
     }
 }

@@ -64,15 +64,22 @@ final class WatchClient: @unchecked Sendable {
         self.observer = observer
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
-        // git says what it tracks while the reader walks the trees.
-        var lookups: [FilePath: TrackedFiles.Lookup] = [:]
-        for root in roots {
-            guard let gitDirectory = root.filter.gitDirectory, lookups[root.filter.top] == nil else { continue }
-            lookups[root.filter.top] = TrackedFiles.Lookup(top: root.filter.top, gitDirectory: gitDirectory,
-                                                            environment: root.filter.gitEnvironment)
-        }
-        trackedLookups = Array(lookups.values)
         watchBudget = WatchSeams.watchBudget(for: paths)
+        // git says what it tracks while the reader walks the trees.
+        trackedLookups = trackedRequests.map { top, request in
+            TrackedFiles.Lookup(top: top, gitDirectory: request.gitDirectory, environment: request.environment, within: request.within)
+        }
+    }
+
+    /// What to ask git about each repository holding a root: its git
+    /// directory, the environment, and the roots below its top.
+    var trackedRequests: [FilePath: (gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath])] {
+        var requests: [FilePath: (gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath])] = [:]
+        for root in roots {
+            guard let gitDirectory = root.filter.gitDirectory else { continue }
+            requests[root.filter.top, default: (gitDirectory, root.filter.gitEnvironment, [])].within.append(root.filter.prefix)
+        }
+        return requests
     }
 
     /// Tests (`WatchSeams.limitWatches`): the most watches this client may hold.

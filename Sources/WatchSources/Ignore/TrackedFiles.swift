@@ -30,10 +30,10 @@ struct TrackedFiles: Sendable, Equatable {
         private let done = DispatchSemaphore(value: 0)
         private let answer = Locked<TrackedFiles?>(nil)
 
-        init(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?) {
+        init(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath]) {
             self.top = top
             let started = DetachedThread.start { [self] in
-                let found = TrackedFiles.load(top: top, gitDirectory: gitDirectory, environment: environment)
+                let found = TrackedFiles.load(top: top, gitDirectory: gitDirectory, environment: environment, within: within)
                 answer.withLock { $0 = found }
                 done.signal()
             }
@@ -53,15 +53,21 @@ struct TrackedFiles: Sendable, Equatable {
 
     /// What git says for the working tree at `top` whose git directory is
     /// `gitDirectory`, its configuration read with `environment` (the
-    /// process's when nil); nil when git cannot say (not installed, not a
-    /// repository it can read, rwatch stopping).
-    static func load(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?) -> TrackedFiles? {
+    /// process's when nil), below the directories `within` (from the top;
+    /// empty for the whole tree); nil when git cannot say (not installed,
+    /// not a repository it can read, rwatch stopping).
+    static func load(top: FilePath, gitDirectory: FilePath, environment: GitConfiguration.Environment?,
+                     within: [FilePath] = []) -> TrackedFiles? {
         guard !gitMissing.load(ordering: .relaxed) else { return nil }
-        let arguments: [CommandWord] = [
+        var arguments: [CommandWord] = [
             "git", CommandWord(bytes: Array("--git-dir=".utf8) + gitDirectory.bytes),
             CommandWord(bytes: Array("--work-tree=".utf8) + top.bytes), "-C", CommandWord(top),
             "ls-files", "-z", "--cached", "--ignored", "--exclude-standard",
         ]
+        // Names as they are: no wildcard in a directory's name means anything to git here.
+        if !within.isEmpty, !within.contains(where: \.isEmpty) {
+            arguments += ["--"] + within.map { CommandWord(bytes: Array(":(literal)".utf8) + $0.bytes) }
+        }
         guard let output = run(arguments, environment: environment) else { return nil }
         var found = TrackedFiles()
         for path in output.split(separator: 0) { found.paths.insert(Array(path)) }
