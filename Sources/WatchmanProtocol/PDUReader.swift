@@ -85,8 +85,9 @@ public struct PDUReader: Sendable {
     }
 
     private mutating func skipBlankLines() {
+        let before = start
         while start < buffer.count, [0x20, 0x09, 0x0A, 0x0D].contains(buffer[start]) { start += 1 }
-        scanned = 0
+        if start != before { scanned = 0 }
         if start == buffer.count {
             buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
             start = 0
