@@ -73,6 +73,30 @@ import WatchmanProtocol
         #expect(server.interrupt() == 0)
     }
 
+    @Test func aProcessOfAnotherUserIsDisconnectedUnanswered() {
+        guard geteuid() == 0 else { return }  // only root can become another user
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        chmod(scratch.path, 0o711)
+        let sock = scratch.file("sock")
+        let server = serve(sock, scratch: scratch)
+        chmod(sock, 0o666)  // only the peer check stands in the way now
+        let script = """
+            import os, socket
+            os.setgid(65534); os.setuid(65534)
+            s = socket.socket(socket.AF_UNIX); s.connect(\"\(sock)\")
+            try:
+                s.sendall(b'["get-pid"]\\n')
+                print("closed" if s.recv(100) == b"" else "answered")
+            except (BrokenPipeError, ConnectionResetError):
+                print("closed")
+            """
+        let run = Command.run(["python3", "-c", script])
+        #expect(run.output == "closed\n", "\(run.errors)")
+        #expect(WatchmanSocket(sock)?.request(["get-pid"])?["pid"] == .int(Int64(server.pid)))
+        #expect(server.interrupt() == 0)
+    }
+
     /// Open-file count of a process.
     private func openFiles(_ pid: pid_t) -> Int {
         guard let directory = opendir("/proc/\(pid)/fd") else { return -1 }
