@@ -101,38 +101,37 @@ struct JSONParser {
         }
     }
 
-    /// The bytes of a string literal, and whether they are plain UTF-8
-    /// text (no surrogate escape, no raw byte outside UTF-8).
+    /// The bytes of a string literal, and whether they are UTF-8 text
+    /// (surrogate escapes that spell valid UTF-8 make text too: the same
+    /// bytes are the same string however they were escaped).
     private mutating func parseString() throws(WireError) -> (bytes: [UInt8], isText: Bool) {
         index += 1
         var out: [UInt8] = []
-        var isText = true
+        var isASCII = true
         while true {
             let start = index
             while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+                if bytes[index] >= 0x80 { isASCII = false }
                 index += 1
             }
-            if start < index {
-                let run = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                if isText && !UTF8Bytes.isValid(run) { isText = false }
-                out.append(contentsOf: run)
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
             guard index < bytes.count else { throw fail("premature end of input") }
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 index += 1
-                return (out, isText)
+                return (out, isASCII || UTF8Bytes.isValid(out))
             case UInt8(ascii: "\\"):
-                if try parseEscape(into: &out) { isText = false }
+                try parseEscape(into: &out)
+                if out.last.map({ $0 >= 0x80 }) == true { isASCII = false }
             default:
                 throw fail("control character 0x\(String(bytes[index], radix: 16)) in string")
             }
         }
     }
 
-    /// Appends one escape's bytes; true when it was a surrogate escape
-    /// standing for a raw byte.
-    private mutating func parseEscape(into out: inout [UInt8]) throws(WireError) -> Bool {
+    /// Appends one escape's bytes (a surrogate escape `\udcXX` stands for
+    /// the byte XX).
+    private mutating func parseEscape(into out: inout [UInt8]) throws(WireError) {
         index += 1
         guard index < bytes.count else { throw fail("premature end of input") }
         let letter = bytes[index]
@@ -156,7 +155,6 @@ struct JSONParser {
                 out.append(contentsOf: Unicode.UTF8.encode(Unicode.Scalar(scalar)!)!)
             case 0xDC80...0xDCFF:
                 out.append(UInt8(unit & 0xFF))
-                return true
             case 0xDC00...0xDFFF:
                 throw fail("invalid Unicode '\\u\(String(unit, radix: 16))'")
             default:
@@ -165,7 +163,6 @@ struct JSONParser {
         default:
             throw fail("invalid escape")
         }
-        return false
     }
 
     private func remainingStartsWithEscapeU() -> Bool {

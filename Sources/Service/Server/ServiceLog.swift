@@ -1,5 +1,6 @@
 import Glibc
 import Signals
+import WatchSources
 import WatchmanProtocol
 
 /// The service's log: lines for the log file (or stderr), and the same
@@ -59,15 +60,6 @@ public final class ServiceLog: Sendable {
 
     /// `2026-11-26T14:03:05,123`, local time, as watchman stamps its lines.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 64)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
-        let millis = String(now.tv_nsec / 1_000_000)
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            + "," + String(repeating: "0", count: 3 - millis.count) + millis
+        LocalTime.stamp("%Y-%m-%dT%H:%M:%S", millisecondsAfter: ",")
     }
 }
