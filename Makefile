@@ -7,9 +7,11 @@ PREFIX     ?= /usr/local
 # The build folder of release, install and dist (swift build --scratch-path):
 # another one lets a second tree or session build beside this one.
 SCRATCH    ?= .build
-APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
+APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
 # What make dist (dpkg-shlibdeps, objcopy) and make dist-check (lintian, man) use.
 DIST_PKGS  := dpkg-dev binutils lintian man-db
+# pywatchman (PyPI) for the service's client tests, in a virtualenv of its own.
+PYCLIENTS  := $(CURDIR)/.build-pyclients
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # The one place the version lives is Sources/rwatch/Version.swift; the
 # package names follow it.
@@ -34,6 +36,11 @@ endef
 # The Debian packages rwatch builds against and its tests use.
 deps:
 	$(call apt-install,$(APT_PKGS))
+	@# Debian's watchman package starts no daemon; its CLI spawns one only
+	@# without --no-spawn, which the tests always pass.
+	@[ -x $(PYCLIENTS)/bin/python ] && $(PYCLIENTS)/bin/python -c 'import pywatchman' 2>/dev/null || { \
+	    echo "installing pywatchman into $(PYCLIENTS)"; \
+	    python3 -m venv $(PYCLIENTS) && $(PYCLIENTS)/bin/pip install -q pywatchman; }
 
 # Records the commit and the Swift version in a header git ignores
 # (Sources/CBuildInfo): rwatch --version prints the commit, and a recipe
@@ -78,11 +85,12 @@ run: build
 	@echo "rwatch: edit recipes/demo/Sources/Greeting/Greeting.swift and save; Ctrl-C to stop"
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
-# Every test, then the reactive core's tests (its concurrency stress tests
+# Every test (the service's client tests with pywatchman and watchman's
+# CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
 # among them) again under ThreadSanitizer, then the packages (dist-check).
 test: deps build-info
-	$(SWIFT) test
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SignalsTests
+	RWATCH_CLIENT_TESTS=1 RWATCH_PYTHON=$(PYCLIENTS)/bin/python $(SWIFT) test
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|ServiceTests|WatchmanProtocolTests'
 	$(MAKE) --no-print-directory dist-check
 
 # Every library's tests under ThreadSanitizer. The end-to-end tests that
