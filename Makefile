@@ -52,7 +52,7 @@ build-info:
 build: deps build-info
 	$(SWIFT) build
 
-# The lean release binary, .build/release/rwatch, with libRecipeKit.so
+# The lean release binary, $(SCRATCH)/release/rwatch, with libRecipeKit.so
 # beside it (recipes compile and link against it). The binary has the
 # Swift runtime linked in (-static-stdlib), so only the pages rwatch touches are loaded, with no
 # shared libswiftCore, Foundation or Regex libraries to map and relocate.
