@@ -66,7 +66,7 @@ check_command_line() {
 
     user "$rwatch" events "$dir" --json > "$work/events" 2>/dev/null &
     pid=$!
-    until_true 'grep -q "\"$dir/new\"" "$work/events"' 'touch "$dir/new"' "rwatch events saw nothing" "$work/events"
+    until_true 'grep -qs "\"$dir/new\"" "$work/events"' 'touch "$dir/new"' "rwatch events saw nothing" "$work/events"
     kill -TERM $pid && wait $pid 2>/dev/null || true
 
     out=$(printf 'one\nerror two\n' | user "$rwatch" tail - --grep error)
@@ -125,7 +125,7 @@ if [ -n "$swiftc" ]; then
     env -i HOME="$work/home" PATH="$(dirname "$swiftc"):/usr/bin:/bin" XDG_CACHE_HOME="$work/cache" NOTIFY=true \
         "$rwatch" run tail-errors "$log" > "$work/recipe" 2>&1 &
     pid=$!
-    until_true 'grep -q "error: from dist-check" "$work/recipe"' 'echo "error: from dist-check" >> "$log"' \
+    until_true 'grep -qs "error: from dist-check" "$work/recipe"' 'echo "error: from dist-check" >> "$log"' \
         "the recipe printed" "$work/recipe"
     kill -TERM $pid && wait $pid 2>/dev/null || true
 else
