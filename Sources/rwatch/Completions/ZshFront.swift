@@ -61,7 +61,7 @@ enum ZshFront {
                 elif (( value )) || [[ $PREFIX == -* ]]; then
                     _rwatch_as_watch "$@"
                 else
-                    (( CURRENT == 2 )) && compadd -a subcommands
+                    (( CURRENT == 2 )) && _rwatch_argument_parser "$@"
                     _command_names -e
                     (( ${optional[(Ie)${words[CURRENT-1]}]} )) && _rwatch_as_watch "$@"
                 fi
