@@ -12,6 +12,12 @@ enum BashFront {
         _rwatch_valued=' \(facts.valued.joined(separator: " ")) '
         _rwatch_optional=' \(facts.optional.joined(separator: " ")) '
 
+        """ + functions
+    }
+
+    /// The front's functions, which read the lists above.
+    static let functions = """
+
         # COMPREPLY gets what `compgen ARGS` finds for $cur, one a line (names keep their spaces).
         _rwatch_add() {
             local line
@@ -74,5 +80,4 @@ enum BashFront {
         complete -o filenames -F _rwatch_front rwatch
 
         """
-    }
 }

@@ -17,63 +17,69 @@ enum ZshFront {
             # rwatch's front (Sources/rwatch/Completions/CompletionScript.swift): rwatch without
             # a subcommand is `rwatch watch`; its command is completed as that command;
             # rwatch help SUBCOMMAND.
-            functions -c _rwatch _rwatch_argument_parser
+            typeset -ga _rwatch_subcommands=(\(words(facts.subcommands)))
+            typeset -ga _rwatch_valued=(\(words(facts.valued)))
+            typeset -ga _rwatch_optional=(\(words(facts.optional)))
 
-            # ArgumentParser's completion of `rwatch watch …`.
-            _rwatch_as_watch() {
-                words=("${words[1]}" watch "${(@)words[2,-1]}")
-                (( CURRENT++ ))
-                _rwatch_argument_parser "$@"
-            }
-
-            _rwatch() {
-                local -a subcommands=(\(words(facts.subcommands)))
-                local -a valued=(\(words(facts.valued)))
-                local -a optional=(\(words(facts.optional)))
-                if (( CURRENT > 2 && ${subcommands[(Ie)${words[2]}]} )); then
-                    if [[ ${words[2]} != help ]]; then
-                        _rwatch_argument_parser "$@"
-                    elif (( CURRENT == 3 )); then
-                        compadd -a subcommands
-                    fi
-                    return
-                fi
-                # The command starts at the first word that is no option and no
-                # option's value, or after --.
-                local -i i start=0 value=0
-                for (( i = 2; i < CURRENT; i++ )); do
-                    if (( value )); then
-                        value=0
-                    elif [[ ${words[i]} == -- ]]; then
-                        start=$(( i + 1 )) && break
-                    elif [[ ${words[i]} == -* ]]; then
-                        (( ${valued[(Ie)${words[i]}]} )) && value=1
-                    else
-                        start=$i && break
-                    fi
-                done
-                if (( start && start < CURRENT )); then
-                    shift $(( start - 1 )) words
-                    (( CURRENT -= start - 1 ))
-                    _normal
-                elif (( start == CURRENT )); then
-                    _command_names -e
-                elif (( value )) || [[ $PREFIX == -* ]]; then
-                    _rwatch_as_watch "$@"
-                else
-                    (( CURRENT == 2 )) && _rwatch_argument_parser "$@"
-                    _command_names -e
-                    (( ${optional[(Ie)${words[CURRENT-1]}]} )) && _rwatch_as_watch "$@"
-                fi
-                return 0
-            }
-
-            if [[ "${funcstack[1]}" = _rwatch ]]; then
-                _rwatch "$@"
-            else
-                compdef _rwatch rwatch
-            fi
-
-            """
+            """ + functions
     }
+
+    /// The front's functions, which read the arrays above, and the lines
+    /// that call or register its `_rwatch`.
+    static let functions = """
+        functions -c _rwatch _rwatch_argument_parser
+
+        # ArgumentParser's completion of `rwatch watch …`.
+        _rwatch_as_watch() {
+            words=("${words[1]}" watch "${(@)words[2,-1]}")
+            (( CURRENT++ ))
+            _rwatch_argument_parser "$@"
+        }
+
+        _rwatch() {
+            if (( CURRENT > 2 && ${_rwatch_subcommands[(Ie)${words[2]}]} )); then
+                if [[ ${words[2]} != help ]]; then
+                    _rwatch_argument_parser "$@"
+                elif (( CURRENT == 3 )); then
+                    compadd -a _rwatch_subcommands
+                fi
+                return
+            fi
+            # The command starts at the first word that is no option and no
+            # option's value, or after --.
+            local -i i start=0 value=0
+            for (( i = 2; i < CURRENT; i++ )); do
+                if (( value )); then
+                    value=0
+                elif [[ ${words[i]} == -- ]]; then
+                    start=$(( i + 1 )) && break
+                elif [[ ${words[i]} == -* ]]; then
+                    (( ${_rwatch_valued[(Ie)${words[i]}]} )) && value=1
+                else
+                    start=$i && break
+                fi
+            done
+            if (( start && start < CURRENT )); then
+                shift $(( start - 1 )) words
+                (( CURRENT -= start - 1 ))
+                _normal
+            elif (( start == CURRENT )); then
+                _command_names -e
+            elif (( value )) || [[ $PREFIX == -* ]]; then
+                _rwatch_as_watch "$@"
+            else
+                (( CURRENT == 2 )) && _rwatch_argument_parser "$@"
+                _command_names -e
+                (( ${_rwatch_optional[(Ie)${words[CURRENT-1]}]} )) && _rwatch_as_watch "$@"
+            fi
+            return 0
+        }
+
+        if [[ "${funcstack[1]}" = _rwatch ]]; then
+            _rwatch "$@"
+        else
+            compdef _rwatch rwatch
+        fi
+
+        """
 }
