@@ -129,7 +129,8 @@ fuzz: deps
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
 #   completions where bash-completion, zsh and fish look under $(PREFIX)/share
 # install-files does the copying, from the release build in $(SCRATCH).
-install: release install-files
+install: release
+	@$(MAKE) --no-print-directory install-files
 
 ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 install-files:
