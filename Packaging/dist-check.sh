@@ -33,9 +33,25 @@ for tool in sh true cat; do
 done
 # Runs an installed rwatch ($1) as a user without the toolchain would.
 user() {
-    program=$1 && shift
-    env -i HOME="$work/home" PATH="$work/bin" XDG_CACHE_HOME="$work/cache" LANG=C.UTF-8 "$program" "$@"
+    env -i HOME="$work/home" PATH="$work/bin" XDG_CACHE_HOME="$work/cache" LANG=C.UTF-8 "$@"
 }
+# The same in the background, output to $1: env execs rwatch, so $pid is
+# rwatch's. One runs at a time; if the check fails while it runs, it is
+# stopped on the way out.
+pid=""
+user_background() {
+    out=$1 && shift
+    env -i HOME="$work/home" PATH="$work/bin" XDG_CACHE_HOME="$work/cache" LANG=C.UTF-8 "$@" > "$out" 2>/dev/null &
+    pid=$!
+}
+# Stops the background rwatch (-TERM: a background job of sh ignores
+# SIGINT) and reaps it.
+stop_background() {
+    kill -TERM "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    pid=""
+}
+trap '[ -z "$pid" ] || stop_background' EXIT
 # Waits until the shell condition $1 holds, doing $2 (a change) between
 # looks: at most 120 s, then fails with $3 and the output file $4.
 until_true() {
@@ -57,17 +73,17 @@ check_command_line() {
 
     # A watch that sees a change: wait for the first one (-p), run once (-1).
     dir=$work/watched && rm -rf "$dir" && mkdir -p "$dir"
-    user "$rwatch" -p -1 -w "$dir" -- sh -c 'printf %s "$RWATCH_PATHS" > "$0"' "$work/seen" 2>/dev/null &
-    pid=$!
+    user_background /dev/null "$rwatch" -p -1 -w "$dir" -- sh -c 'printf %s "$RWATCH_PATHS" > "$0"' "$work/seen"
     until_true '[ -s "$work/seen" ]' 'echo change >> "$dir/file"' "rwatch -p -1 saw no change" /dev/null
-    wait $pid || fail "rwatch -p -1 exited $?"
+    status=0 && wait $pid || status=$?
+    pid=""
+    [ $status = 0 ] || fail "rwatch -p -1 exited $status"
     [ "$(cat "$work/seen")" = "$dir/file" ] || fail "RWATCH_PATHS was '$(cat "$work/seen")'"
     rm -f "$work/seen"
 
-    user "$rwatch" events "$dir" --json > "$work/events" 2>/dev/null &
-    pid=$!
+    user_background "$work/events" "$rwatch" events "$dir" --json
     until_true 'grep -qs "\"$dir/new\"" "$work/events"' 'touch "$dir/new"' "rwatch events saw nothing" "$work/events"
-    kill -TERM $pid && wait $pid 2>/dev/null || true
+    stop_background
 
     out=$(printf 'one\nerror two\n' | user "$rwatch" tail - --grep error)
     [ "$out" = "error two" ] || fail "rwatch tail printed '$out'"
@@ -127,7 +143,7 @@ if [ -n "$swiftc" ]; then
     pid=$!
     until_true 'grep -qs "error: from dist-check" "$work/recipe"' 'echo "error: from dist-check" >> "$log"' \
         "the recipe printed" "$work/recipe"
-    kill -TERM $pid && wait $pid 2>/dev/null || true
+    stop_background
 else
     step "no swiftc on PATH: the recipe run is left out"
 fi
