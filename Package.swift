@@ -33,6 +33,9 @@ let package = Package(
         // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
         // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
+        // The commit and toolchain a build records (`rwatch --version`, the
+        // recipe toolchain check), from a header the Makefile writes.
+        .target(name: "CBuildInfo"),
         .target(
             name: "WatchSources",
             dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
@@ -58,6 +61,7 @@ let package = Package(
             dependencies: [
                 "RecipeKit",
                 "Service",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

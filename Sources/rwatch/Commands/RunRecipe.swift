@@ -22,7 +22,7 @@ struct RunRecipe: ParsableCommand {
     @Flag(name: .shortAndLong, help: "If the recipe crashes, show the runtime's whole backtrace too.")
     var verbose = false
 
-    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
+    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: RecipeCompletion.kind)
     var recipe: String
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments for the recipe.", valueName: "args"))
