@@ -142,9 +142,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         process.workingDirectory = options.workingDirectory
         process.shell = options.shell
         process.stopSignal = options.stopSignal
-        process.gracePeriod = options.stopTimeout
+        process.stopTimeout = options.stopTimeout
         process.captureOutput = options.outputPrefix != nil
-        process.terminal = options.interactive
+        process.interactive = options.interactive
         let began = ContinuousClock.now
         // A stop that takes a while (a child ignoring the stop signal) says
         // so in one line, instead of leaving rwatch silent for the grace period.

@@ -24,7 +24,7 @@ import TestSupport
     }
 
     @Test func aGroupIgnoringTheStopSignalIsKilledAfterTheGracePeriod() {
-        let options = ProcessOptions(gracePeriod: .milliseconds(200))
+        let options = ProcessOptions(stopTimeout: .milliseconds(200))
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "trap '' TERM; sleep 100 & echo ready; wait"], options: options))
         #expect(eventually { run.stdout == ["ready"] })
         let pgid = run.pid ?? -1
@@ -39,7 +39,7 @@ import TestSupport
         defer { removeTree(directory) }
         let marker = directory + "/got-int"
         let script = "trap 'echo int > \"$1\"; exit 0' INT; trap '' TERM; echo ready; while :; do sleep 1; done"
-        let options = ProcessOptions(stopSignal: SIGINT, gracePeriod: .seconds(30))
+        let options = ProcessOptions(stopSignal: SIGINT, stopTimeout: .seconds(30))
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", script, "sh", marker], options: options))
         #expect(eventually { run.stdout == ["ready"] })
         let pgid = run.pid ?? -1

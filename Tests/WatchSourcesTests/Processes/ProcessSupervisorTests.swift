@@ -7,11 +7,11 @@ import Glibc
 import TestSupport
 
 @Suite struct ProcessSupervisorTests {
-    private var probePath: String { ProbePath.supervisorProbe }
+    private var probePath: String { ProbePath.processProbe }
 
     @Test func sigtermToTheSupervisorStopsEveryChildGroupThenExits143() {
         let probe = probePath
-        #expect(access(probe, X_OK) == 0, "build SupervisorProbe: \(probe)")
+        #expect(access(probe, X_OK) == 0, "build ProcessProbe: \(probe)")
         let run = ProcessRecorder(ProcessSource.run([probe]))
         #expect(eventually { run.stdout.last == "ready" })
         // Children get default signal handling back (SIG_IGN survives exec).
