@@ -18,6 +18,13 @@
 // `ProcessProbe inotify-kept DIR`: watches DIR, stops, waits until the
 // inotify reader thread has ended for want of clients, twice, saying each
 // time how many inotify fds the process holds ("watching N", "idle N").
+//
+// `ProcessProbe orphans`: becomes a subreaper, runs `ProcessProbe
+// orphan-maker` (which starts `ProcessProbe park` in a group of its own,
+// says "parked PID" and exits at once, leaving it running), so that the
+// parked process comes to this one as an orphan no group owns; then stops
+// orphans (`ProcessSupervisor.stopOrphans`), says "swept PID" and waits
+// for a signal.
 import Dispatch
 import Signals
 import WatchSources
@@ -63,6 +70,34 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "inotify-kept" 
         say("idle \(inotifyDescriptors())")
     }
     exit(0)
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "park" {
+    while true { pause() }
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "orphan-maker" {
+    _ = ProcessSource.run([CommandLine.arguments[0], "park"]).subscribe(onNext: { event in
+        guard case .started(let pid) = event else { return }
+        say("parked \(pid)")
+        // Without stopping it: the parked process is orphaned.
+        exit(0)
+    })
+    DispatchSemaphore(value: 0).wait()
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "orphans" {
+    ProcessControl.becomeSubreaper()
+    let parked = Locked<pid_t?>(nil)
+    let made = DispatchSemaphore(value: 0)
+    _ = ProcessSource.run([CommandLine.arguments[0], "orphan-maker"]).subscribe(onNext: { event in
+        if case .stdout(let line) = event, line.hasPrefix("parked ") { parked.withLock { $0 = pid_t(line.dropFirst(7)) } }
+    }, onCompleted: { made.signal() })
+    made.wait()
+    // The maker is gone, so its orphan is this process's child by now.
+    ProcessSupervisor.stopOrphans(stopTimeout: .seconds(5))
+    say("swept \(parked.withLock { $0 } ?? 0)")
+    DispatchSemaphore(value: 0).wait()
 }
 
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "exit-while-ending" {

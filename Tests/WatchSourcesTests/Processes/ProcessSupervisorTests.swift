@@ -56,6 +56,19 @@ import TestSupport
         #expect(run.exit == .exited(128 + SIGTERM))
     }
 
+    /// An orphan that came to a subreaper (its parent exited, leaving it
+    /// running in a group of its own) is adopted, stopped with its group
+    /// and reaped: nothing of it is left, not even a zombie.
+    @Test func orphansAreStoppedAndReapedByTheirAdopter() throws {
+        let run = ProcessRecorder(ProcessSource.run([probePath, "orphans"]))
+        defer { run.dispose() }
+        #expect(eventually { run.stdout.last?.hasPrefix("swept ") == true }, "\(run.stdout) \(String(describing: run.error))")
+        let orphan = try #require(pid_t(run.stdout.last?.dropFirst(6) ?? ""))
+        #expect(orphan > 0)
+        // Reaped by the probe, which is still running: no such process.
+        #expect(kill(orphan, 0) != 0 && errno == ESRCH)
+    }
+
     private func mainThreadIsInPause(_ pid: pid_t) -> Bool {
         let fd = open("/proc/\(pid)/task/\(pid)/syscall", O_RDONLY)
         guard fd >= 0 else { return false }
