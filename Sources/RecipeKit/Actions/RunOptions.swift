@@ -3,9 +3,14 @@ import Glibc
 /// How a `run` action starts its command and what it tells the user.
 ///
 /// How the process is started and stopped is a `ProcessOptions`
-/// (`process`), handed to `ProcessSource` as it is: `shell`, `stopSignal`,
-/// `stopTimeout`, `environment`, `workingDirectory` and `interactive` here
-/// are its fields, under the same names. The rest is the run's own.
+/// (`process`), handed to `ProcessSource` as it is. Its fields read and
+/// set as the run's own, under the same names: `options.shell`,
+/// `stopSignal`, `stopTimeout`, `environment`, `workingDirectory`,
+/// `interactive` (documented there). The rest is the run's own.
+///
+///     var options = RunOptions(name: "server", stopTimeout: .seconds(2))
+///     options.environment["PORT"] = "8080"      // options.process.environment
+@dynamicMemberLookup
 public struct RunOptions: Sendable {
     /// How the command's process is started and stopped. Its
     /// `captureOutput` follows `outputPrefix`, and the changed paths are
@@ -52,51 +57,12 @@ public struct RunOptions: Sendable {
         self.notify = notify
         self.bell = bell
     }
-}
 
-extension RunOptions {
-    /// `process.shell`: run `[shell, "-c", arguments joined by spaces]` instead of argv.
-    public var shell: String? {
-        get { process.shell }
-        set { process.shell = newValue }
-    }
-
-    /// `process.stopSignal`: sent to the process group to stop it (restart, Ctrl-C).
-    public var stopSignal: Int32 {
-        get { process.stopSignal }
-        set { process.stopSignal = newValue }
-    }
-
-    /// `process.stopTimeout`: how long the group gets to exit after
-    /// `stopSignal`, before SIGKILL.
-    public var stopTimeout: Duration {
-        get { process.stopTimeout }
-        set { process.stopTimeout = newValue }
-    }
-
-    /// `process.environment`: extra environment variables for the command.
-    public var environment: [String: String] {
-        get { process.environment }
-        set { process.environment = newValue }
-    }
-
-    /// `process.workingDirectory`: the command's working directory; nil keeps rwatch's.
-    public var workingDirectory: String? {
-        get { process.workingDirectory }
-        set { process.workingDirectory = newValue }
-    }
-
-    /// `process.interactive`: give the command the terminal while it runs,
-    /// when rwatch has one: it runs in the terminal's foreground process
-    /// group with the terminal as stdin (prompts, REPLs, `pytest --pdb`;
-    /// Ctrl-C and Ctrl-Z reach it), and rwatch takes the terminal back when
-    /// it ends or stops. Off, its stdin is `/dev/null` and rwatch keeps the
-    /// keyboard. In a recipe with pipelines running side by side, mark at
-    /// most one: only one command can hold the terminal at a time (another
-    /// runs without it meanwhile). `rwatch -- COMMAND` sets it unless `-I`.
-    public var interactive: Bool {
-        get { process.interactive }
-        set { process.interactive = newValue }
+    /// A field of `process`, read and set as the run's own
+    /// (`options.stopTimeout` is `options.process.stopTimeout`).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ProcessOptions, Value>) -> Value {
+        get { process[keyPath: field] }
+        set { process[keyPath: field] = newValue }
     }
 }
 
