@@ -1,7 +1,9 @@
 /// One run of a `run` action: the command started for one trigger, from
 /// its start until its process group is gone. It holds what the run needs
 /// to act (its handle, its subscription, its timers); whether it runs, is
-/// stopping or is over is `RunMachine`'s to say.
+/// stopping or is over is `RunMachine`'s to say. (A handle reaches every
+/// group attached to it: the processes of one trigger share it, and one
+/// stop, a restart's, reaches them all.)
 final class CommandRun<Trigger: RunTrigger>: Sendable {
     /// What started it.
     let trigger: Trigger

@@ -137,9 +137,6 @@ final class ProcessGroup: Sendable {
     /// The leader's status, once it has exited.
     var leaderExit: ExitStatus? { state.withLock { $0.leaderExit } }
 
-    /// Whether `stop()` or `kill()` was called before the group was gone.
-    var wasStopped: Bool { state.withLock { $0.stop?.asked == true } }
-
     /// Whether every member is gone, the leader reaped, and the handle told.
     var isGone: Bool {
         state.withLock { state in
