@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "rwatch", targets: ["rwatch"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "WatchSources", targets: ["WatchSources"]),
+        // Watchman's wire encodings, for clients of `rwatch serve` (and the fuzzers).
+        .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
@@ -74,7 +76,7 @@ let package = Package(
         ),
         // What every test target shares: waiting on a condition with a
         // deadline, temporary directories, marble diagrams on virtual time.
-        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims", "WatchmanProtocol"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
