@@ -168,7 +168,7 @@ final class ProcessGroup: Sendable {
         state.withLock { state in
             if state.canSignal { sendStopSignal() }
         }
-        // The grace period runs on a thread of its own: a timer on the
+        // The stop timeout runs on a thread of its own: a timer on the
         // Dispatch pool could wait behind blocked workers for ever.
         let grace = stopTimeout.clampedNanoseconds
         let timer: @Sendable () -> Void = { [self] in
@@ -178,7 +178,7 @@ final class ProcessGroup: Sendable {
     }
 
     /// SIGKILL to the whole group now (a second Ctrl-C): the stop sequence
-    /// without its grace period.
+    /// without its stop timeout.
     func kill() {
         let first = state.withLock { state -> Bool? in
             guard state.canSignal else { return nil }
@@ -234,7 +234,7 @@ final class ProcessGroup: Sendable {
         if stopSignal != SIGKILL && stopSignal != SIGCONT { signal(SIGCONT) }
     }
 
-    /// The grace period of a stop is over. (The timer is the deadline: a
+    /// The stop timeout of a stop is over. (The timer is the deadline: a
     /// second look at a clock could disagree by a hair and skip the kill,
     /// leaving a group that ignores the stop signal running for ever.)
     private func killIfDue() {

@@ -51,7 +51,7 @@ public final class ProcessHandle: Sendable {
     }
 
     /// SIGKILL to every attached run's group now, skipping what is left of
-    /// a grace period (a second Ctrl-C). Counts as a stop.
+    /// a stop timeout (a second Ctrl-C). Counts as a stop.
     public func kill() {
         for group in give(.kill) { group.kill() }
     }

@@ -50,7 +50,7 @@ public enum ProcessSupervisor {
     ///
     /// What the owner does:
     /// - SIGINT, SIGTERM, SIGHUP: stops every child group (stop signal,
-    ///   grace period, SIGKILL), runs the `onStop` work, exits 128+N. A
+    ///   stop timeout, SIGKILL), runs the `onStop` work, exits 128+N. A
     ///   second SIGINT or SIGTERM while stopping kills every group at once.
     /// - SIGTSTP (Ctrl-Z while rwatch has the terminal): stops every child
     ///   group and then rwatch itself; SIGCONT (`fg`, `bg`) continues both.
@@ -114,7 +114,7 @@ public enum ProcessSupervisor {
     }
 
     /// Stops every live child group now, blocking until each is gone (after
-    /// at most its grace period and a SIGKILL). Spawns under way are waited
+    /// at most its stop timeout and a SIGKILL). Spawns under way are waited
     /// for and stopped too; no new spawn starts after this. (A child in
     /// rwatch's own process group is its starter's to stop.)
     public static func stopAll() {
