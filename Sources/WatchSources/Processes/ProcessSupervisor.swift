@@ -61,7 +61,7 @@ public enum ProcessSupervisor {
     }
 
     /// Hands every later stop signal (SIGINT, SIGTERM, SIGHUP) to `handler`
-    /// instead of stopping rwatch: for a supervisor whose child stops its
+    /// instead of stopping rwatch: for a recipe host whose child stops its
     /// own groups, and which must then clean up and exit itself.
     /// `fromTerminal` is true when the terminal sent the signal to its whole
     /// foreground group (Ctrl-C), false when a process sent it (`kill`).
