@@ -22,6 +22,14 @@ extension ProcessGroup {
         return group
     }
 
+    /// Reaps `pid`, an orphan that ended before any group adopted it
+    /// (`ProcessSupervisor` has made sure, under its lock, that none owns
+    /// it): nothing is left to stop, and nobody asks how it ended. True
+    /// when it is no zombie of rwatch's any more.
+    static func reapEndedOrphan(_ pid: pid_t) -> Bool {
+        waitpid(pid, nil, WNOHANG) != 0
+    }
+
     /// Starts the life thread. Without one, ends the group on this thread
     /// and returns false.
     func startLife() -> Bool {

@@ -210,7 +210,7 @@ public enum ProcessSupervisor {
     static func reapUnowned(_ pid: pid_t) -> Bool {
         registry.withLock { registry in
             guard registry.spawning == 0, registry.groups[pid] == nil else { return false }
-            return waitpid(pid, nil, WNOHANG) != 0
+            return ProcessGroup.reapEndedOrphan(pid)
         }
     }
 
