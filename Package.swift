@@ -71,10 +71,10 @@ let package = Package(
             // unusable as a dependency.
             swiftSettings: strict
         ),
-        // Test helper only (not a product): a process running the supervisor,
+        // Test helper only (not a product): a process running ProcessSupervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(
-            name: "SupervisorProbe",
+            name: "ProcessProbe",
             dependencies: ["WatchSources", "Signals", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),

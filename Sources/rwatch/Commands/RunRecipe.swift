@@ -34,7 +34,7 @@ struct RunRecipe: ParsableCommand {
         // The recipe's arguments as typed: a path among them need not be
         // UTF-8. A recipe given by its path reloads when edited; a bundled one does not.
         let reloads = recipe.contains("/") || FileSystem.exists(recipe)
-        let options = RecipeSupervisor.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
-        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: compiler).run())
+        let options = RecipeHost.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
+        ProcessSupervisor.exit(try RecipeHost(options, compiler: compiler).run())
     }
 }
