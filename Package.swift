@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "rwatch", targets: ["rwatch"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "WatchSources", targets: ["WatchSources"]),
+        // Watchman's wire encodings, for clients of `rwatch serve` (and the fuzzers).
+        .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
@@ -31,6 +33,9 @@ let package = Package(
         // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
         // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
+        // The commit and toolchain a build records (`rwatch --version`, the
+        // recipe toolchain check), from a header the Makefile writes.
+        .target(name: "CBuildInfo"),
         .target(
             name: "WatchSources",
             dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
@@ -56,6 +61,7 @@ let package = Package(
             dependencies: [
                 "RecipeKit",
                 "Service",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -65,16 +71,16 @@ let package = Package(
             // unusable as a dependency.
             swiftSettings: strict
         ),
-        // Test helper only (not a product): a process running the supervisor,
+        // Test helper only (not a product): a process running ProcessSupervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(
-            name: "SupervisorProbe",
+            name: "ProcessProbe",
             dependencies: ["WatchSources", "Signals", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         // What every test target shares: waiting on a condition with a
         // deadline, temporary directories, marble diagrams on virtual time.
-        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims", "WatchmanProtocol"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
