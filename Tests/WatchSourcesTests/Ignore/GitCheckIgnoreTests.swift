@@ -104,10 +104,7 @@ import TestSupport
         let repo = TestRepository()
         defer { repo.remove() }
         let tree = GeneratedTree(&random)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
-        for file in tree.paths.filter({ !$0.value }).keys { repo.write(file, "") }
-        for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
-        repo.write(".git/info/exclude", tree.infoExclude)
+        tree.write(into: repo)
         let global = repo.home + "/global-ignore"
         TemporaryDirectory.writeFile(global, tree.globalExcludes)
         TemporaryDirectory.writeFile(repo.globalConfig, "[core]\n\texcludesFile = \(global)\n")
@@ -200,6 +197,14 @@ struct GeneratedTree: CustomStringConvertible {
             name.append(character)
         }
         return name
+    }
+
+    /// Makes the tree in `repo`, with its `.gitignore`s and `info/exclude`.
+    func write(into repo: TestRepository) {
+        for directory in paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
+        for file in paths.filter({ !$0.value }).keys { repo.write(file, "") }
+        for (directory, contents) in ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
+        repo.write(".git/info/exclude", infoExclude)
     }
 
     var description: String {

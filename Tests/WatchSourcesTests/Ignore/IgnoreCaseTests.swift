@@ -127,10 +127,7 @@ import TestSupport
         defer { repo.remove() }
         repo.git(["config", "core.ignorecase", "true"])
         let tree = GeneratedTree(&random, upperCase: true)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
-        for file in tree.paths.filter({ !$0.value }).keys { repo.write(file, "") }
-        for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
-        repo.write(".git/info/exclude", tree.infoExclude)
+        tree.write(into: repo)
         let root = FilePath(repo.top)
         var filter = PathFilter(root: root, options: repo.options(WatchOptions(useDefaultIgnore: false)))
         filter.loadDirectory(FilePath(), at: root)

@@ -106,11 +106,8 @@ import TestSupport
         let repo = TestRepository()
         defer { repo.remove() }
         let tree = GeneratedTree(&random)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
+        tree.write(into: repo)
         let files = tree.paths.filter { !$0.value }.keys.sorted()
-        for file in files { repo.write(file, "") }
-        for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
-        repo.write(".git/info/exclude", tree.infoExclude)
         let committed = files.filter { _ in Bool.random(using: &random) }
         if !committed.isEmpty {
             repo.git(["add", "-f", "--"] + committed)

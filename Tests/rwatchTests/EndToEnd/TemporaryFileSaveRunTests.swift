@@ -7,16 +7,6 @@ import TestSupport
 /// only: in `RWATCH_PATHS`, in the events file and in `--print-events`,
 /// at `-d 0` and at the default debounce, on inotify and polled.
 @Suite struct TemporaryFileSaveRunTests {
-    /// The paths of each complete run, one run per line of `runs`.
-    private func runs(_ scratch: Scratch) -> [[String]] {
-        scratch.read("runs").split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            .map { $0.split(separator: "|").map(String.init) }
-    }
-
-    private func runs(_ scratch: Scratch, with path: String) -> Int {
-        runs(scratch).filter { $0.contains(path) }.count
-    }
-
     static let cases: [(TemporaryFileSave, String, String)] =
         TemporaryFileSave.allCases.flatMap { save in [(save, "0", "inotify"), (save, "50ms", "inotify"), (save, "0", "poll")] }
 
@@ -29,28 +19,20 @@ import TestSupport
         scratch.write("watched/app.c", "int x;\n")
         let poll = backend == "poll" ? ["--poll=25ms"] : []
         // Each run writes its paths to `runs` (one line), and its events file to `events`.
-        let rwatch = RWatch(["-p", "--print-events", "--no-default-ignore", "-d", debounce] + poll + ["-w", "watched", "--",
-                             "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> runs; echo >> runs; cat \"$RWATCH_EVENTS_FILE\" >> events"],
+        let command = RunLog.command.dropLast() + [RunLog.command.last! + "; cat \"$RWATCH_EVENTS_FILE\" >> events"]
+        let rwatch = RWatch(["-p", "--print-events", "--no-default-ignore", "-d", debounce] + poll + ["-w", "watched", "--"] + command,
                             in: scratch.path, scratch: scratch)
         defer { rwatch.interrupt() }
-        // Saves a marker until a run reports it: the watch is in place, and
+        // A marker saved until a run reports it: the watch is in place, and
         // every run before it has started.
-        func mark(_ name: String) -> Bool {
-            var attempt = 0
-            return eventually {
-                attempt += 1
-                if attempt % 100 == 1 { scratch.write("watched/" + name, "\(attempt)") }
-                return runs(scratch, with: scratch.file("watched/" + name)) > 0
-            }
-        }
-        #expect(mark("zz-ready"))
+        #expect(RunLog.mark(scratch, "zz-ready"))
         for round in 0..<3 {
             save.save(file, "int x = \(round);\n")
-            #expect(eventually { runs(scratch, with: file) >= round + 1 })
-            #expect(mark("zz-after-\(round)"))
+            #expect(eventually { RunLog.runs(scratch, with: file) >= round + 1 })
+            #expect(RunLog.mark(scratch, "zz-after-\(round)"))
         }
-        let all = runs(scratch)
-        #expect(runs(scratch, with: file) == 3, "\(save) at -d \(debounce), \(backend): \(all)")
+        let all = RunLog.runs(scratch)
+        #expect(RunLog.runs(scratch, with: file) == 3, "\(save) at -d \(debounce), \(backend): \(all)")
         let expected = Set([file] + ["zz-ready", "zz-after-0", "zz-after-1", "zz-after-2"].map { scratch.file("watched/" + $0) })
         let strays = Set(all.flatMap { $0 }).subtracting(expected)
         #expect(strays.isEmpty, "\(save) at -d \(debounce), \(backend): \(strays)")

@@ -25,12 +25,7 @@ import TestSupport
     /// reports a write in `repo/src`.
     private func start(_ scratch: Scratch, _ arguments: [String], environment: [String: String] = [:]) -> RWatch {
         let rwatch = RWatch(["events"] + arguments, in: scratch.path, environment: environment, scratch: scratch)
-        var attempt = 0
-        _ = eventually {
-            attempt += 1
-            if attempt % 100 == 1 { scratch.write("repo/src/ready", "\(attempt)") }
-            return rwatch.stdout.contains("repo/src/ready")
-        }
+        _ = RunLog.writeUntil(scratch, "repo/src/ready") { rwatch.stdout.contains("repo/src/ready") }
         return rwatch
     }
 
