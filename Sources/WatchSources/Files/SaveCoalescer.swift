@@ -15,7 +15,9 @@ import SystemPackage
 ///   closed yet. Its events are held until its `closedWrite`, so that an
 ///   in-place save (open, truncate, write, fsync, close) arrives in one
 ///   piece. A writer that keeps the file open (a log) is not waited for
-///   longer than `openWriteCap`: what it wrote by then is released.
+///   longer than `openWriteCap`: what it wrote by then is released. A
+///   file it made is waited for as long as a vanished one (`window`): a
+///   temporary file's fsync under load can take that long.
 /// - **fresh**: created, complete, and not there before: held for
 ///   `freshWindow` more. A save through a temporary file (`NAME.tmp.123`,
 ///   `.NAME.swp~tmp`, `sedXXXXXX`, `NAME___jb_tmp___`, an atomic-write
@@ -62,7 +64,7 @@ struct SaveCoalescer {
         var timeline: Int {
             switch self {
             case .vanished: return 0
-            case .writing: return 1
+            case .writing(_, _, let fresh): return fresh ? 5 : 1
             case .saved: return 2
             case .flushed: return 3
             case .fresh, .removed: return 4
@@ -103,13 +105,13 @@ struct SaveCoalescer {
     private var entries: [PathKey: Entry] = [:] {
         didSet { if entries.isEmpty { for index in timelines.indices { timelines[index].removeAll() } } }
     }
-    private var timelines = [SaveTimeline(), SaveTimeline(), SaveTimeline(), SaveTimeline(), SaveTimeline()]
+    private var timelines = [SaveTimeline](repeating: SaveTimeline(), count: 6)
 
     /// Whether anything is held at all; when not, every event passes as it comes.
     let holds: Bool
 
     init(window: Double = 1.0, openWriteCap: Double = 0.5, settle: Double = 0.1, flushedMemory: Double = 30,
-         freshWindow: Double = 0.05, holds: Bool = true) {
+         freshWindow: Double = 0.2, holds: Bool = true) {
         self.holds = holds
         self.window = window
         self.openWriteCap = openWriteCap
@@ -291,7 +293,7 @@ struct SaveCoalescer {
             return Self.adding(FileEvent(path: event.path, kind: .modified), to: events)
         case .created, .modified, .attributes:
             // Written again: held until its close, as it still is new.
-            schedule(key, .writing(Self.adding(event, to: events), deadline: now + openWriteCap, fresh: true))
+            schedule(key, .writing(Self.adding(event, to: events), deadline: now + window, fresh: true))
             return []
         case .closedWrite:
             schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow))
@@ -313,7 +315,7 @@ struct SaveCoalescer {
             schedule(key, .saved(until: now + settle))
             return [FileEvent(path: event.path, kind: .modified)]
         case .created:
-            schedule(key, .writing([event], deadline: now + openWriteCap, fresh: true))
+            schedule(key, .writing([event], deadline: now + window, fresh: true))
             return []
         case .modified, .attributes:
             schedule(key, .writing([event], deadline: now + openWriteCap, fresh: false))

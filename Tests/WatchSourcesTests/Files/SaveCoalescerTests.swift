@@ -161,6 +161,24 @@ import Testing
         #expect(coalescer.isEmpty)
     }
 
+    /// A temporary file whose fsync outlasts the open-write cap (a loaded
+    /// disk) is still waited for, up to the vanishing window: then it is
+    /// released, as any new file written that long.
+    @Test func aNewFileIsWaitedForPastTheOpenWriteCap() {
+        var coalescer = SaveCoalescer(window: 1, openWriteCap: 0.5, freshWindow: 0.2)
+        let temporary = FilePath("/src/.tmpAb12Cd")
+        var out = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 0)
+        out += coalescer.expire(now: 0.6)
+        out += coalescer.pass(FileEvent(path: temporary, kind: .closedWrite), now: 0.8)
+        #expect(out.isEmpty)
+        let renamed = coalescer.renamed(from: FileEvent(path: temporary, kind: .movedFrom, cookie: 1),
+                                        to: FileEvent(path: path, kind: .movedTo, cookie: 1), now: 0.81)
+        #expect(renamed.map(\.kind) == [.modified])
+        _ = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 2)
+        #expect(coalescer.expire(now: 2.9).isEmpty)
+        #expect(coalescer.expire(now: 3).map(\.kind) == [.created])
+    }
+
     /// A file that existed and is deleted while written: what was held goes out first.
     @Test func aFileDeletedWhileWrittenReleasesWhatWasHeld() {
         var coalescer = SaveCoalescer()
