@@ -305,6 +305,12 @@ final class ReaderLoop {
                     handle(record)
                     flush()
                 }
+                // A queue that never empties (a writer faster than this
+                // thread) must not hold back forever what is due.
+                if pendingMoves.isEmpty {
+                    expireHeldEvents()
+                    flush()
+                }
             }
         }
         for move in pendingMoves { movedOut(move) }
