@@ -13,7 +13,7 @@ import SystemPackage
 /// one `WatchClient` is registered and, when the last leaves, removes every
 /// watch, closes the library and exits.
 final class InotifyReader: Sendable {
-    enum Command {
+    enum Command: Sendable {
         /// Register and arm a client; the gate opens once armed (or failed).
         case add(WatchClient, ArmGate?)
         case remove(Int)

@@ -6,7 +6,7 @@ import Signals
 /// inotify reader thread. Jobs arrive and leave as commands through a
 /// locked queue and a wake-up pipe; the thread runs while there are jobs.
 final class PollScanner: Sendable {
-    enum Command {
+    enum Command: Sendable {
         case start(PollJob)
         case stop(job: Int)
         case add(job: Int, PollJob.Subtree)
