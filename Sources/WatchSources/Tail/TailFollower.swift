@@ -251,7 +251,7 @@ final class TailFollower: @unchecked Sendable {
 
     /// CLOCK_MONOTONIC in milliseconds.
     private static func milliseconds() -> Int64 {
-        Int64(FileSystem.monotonicNanoseconds() / 1_000_000)
+        Int64(Clocks.monotonicNanoseconds() / 1_000_000)
     }
 
     /// Reads what is new under one name and follows it to a new file if

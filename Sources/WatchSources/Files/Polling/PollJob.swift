@@ -136,7 +136,7 @@ final class PollJob: @unchecked Sendable {
 
     /// Scans every subtree once and hands out what changed.
     func pass() {
-        recentSince = Int64((FileSystem.now() - 1) * 1e9)
+        recentSince = Int64((Clocks.wall() - 1) * 1e9)
         if !followed.isEmpty { followRuleFiles() }
         var changes = PollChanges()
         var index = 0
@@ -253,7 +253,7 @@ final class PollJob: @unchecked Sendable {
         let path = subtrees[index].path
         guard exists else {
             guard subtrees[index].file != nil else { return true }
-            let now = FileSystem.monotonicNow()
+            let now = Clocks.monotonic()
             let since = subtrees[index].missingSince ?? now
             subtrees[index].missingSince = since
             if now - since >= PollJob.fileGraceSeconds {

@@ -150,5 +150,5 @@ private final class PollLoop {
         }
     }
 
-    static func monotonicNow() -> UInt64 { FileSystem.monotonicNanoseconds() }
+    static func monotonicNow() -> UInt64 { Clocks.monotonicNanoseconds() }
 }

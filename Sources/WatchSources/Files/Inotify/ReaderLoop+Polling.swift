@@ -111,12 +111,12 @@ extension ReaderLoop {
             // A pass sees what is already there: nothing to wait for.
             // The coalescer's deadlines are on the monotonic clock, as the
             // rest of this thread's.
-            let now = FileSystem.monotonicNow()
+            let now = Clocks.monotonic()
             var out: [FileEvent] = []
             for event in events { out += client.coalescer.pass(event, now: now, origin: .scan) }
             client.send(out)
         case .renamedAway(let events):
-            let now = FileSystem.monotonicNow()
+            let now = Clocks.monotonic()
             for event in events { client.send(client.coalescer.hold(event, now: now)) }
         case .rulesChanged:
             trackedMayHaveChanged(client)

@@ -40,28 +40,6 @@ package enum FileSystem {
         return max(m, c)
     }
 
-    /// The wall clock, in the units of `changeTime`: only for comparing
-    /// with a file's times (it jumps when the clock is set).
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
-
-    /// Seconds on the monotonic clock: for deadlines and timeouts, which a
-    /// wall clock set back or forward would stretch or cut.
-    static func monotonicNow() -> Double {
-        Double(monotonicNanoseconds()) / 1e9
-    }
-
-    /// Nanoseconds on the monotonic clock (`CLOCK_MONOTONIC`): the one
-    /// reading behind every deadline of the watcher, poller and tail.
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-    }
-
     /// The entries of `directory` (without `.` and `..`); symlinks count as
     /// files. Nil when it cannot be opened. Names are kept as the bytes
     /// `readdir` gives.

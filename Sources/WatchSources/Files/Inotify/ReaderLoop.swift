@@ -45,7 +45,7 @@ final class ReaderLoop {
     /// The directory of the last event, reused while events come from it.
     var lastDirectory: FilePath? = nil
     /// When the kernel queue was last seen empty: an overflow lost only changes after it.
-    var lastIdle = FileSystem.now()
+    var lastIdle = Clocks.wall()
     /// Why libinotifytools could not start; then nothing calls it.
     var startError: FileWatchError? = nil
     /// `/proc/self/mountinfo`, open while a client chooses backends by
@@ -157,7 +157,7 @@ final class ReaderLoop {
             if let client = clients.first(where: { $0.id == id }) { drop(client) }
         case .deafen(let root, let done):
             for client in clients where client.roots.first?.path == root {
-                client.deafSince = FileSystem.now()
+                client.deafSince = Clocks.wall()
             }
             done.signal()
         case .overflow(let root, let done):
@@ -259,7 +259,7 @@ final class ReaderLoop {
         var timeout: Int32 = -1
         let deadlines = clients.compactMap(\.coalescer.nextDeadline)
         if let next = deadlines.min() {
-            timeout = Int32(max(0, min(1000, (next - FileSystem.monotonicNow()) * 1000 + 1)))
+            timeout = Int32(max(0, min(1000, (next - Clocks.monotonic()) * 1000 + 1)))
         }
         if !scanned.isEmpty { timeout = timeout < 0 ? 200 : min(timeout, 200) }
         var fds = [pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0)]
@@ -293,7 +293,7 @@ final class ReaderLoop {
                 let records = WatchSeams.readsApart ? readApart(descriptor) : InotifyLibrary.read(descriptor, into: readBuffer)
                 if records.isEmpty {
                     guard !pendingMoves.isEmpty else { break }
-                    let now = FileSystem.monotonicNanoseconds()
+                    let now = Clocks.monotonicNanoseconds()
                     let ends = graceEnds ?? now + UInt64(Self.moveHalfGrace) * 1_000_000
                     graceEnds = ends
                     guard ends > now else { break }
@@ -316,7 +316,7 @@ final class ReaderLoop {
         for move in pendingMoves { movedOut(move) }
         pendingMoves.removeAll()
         flush()
-        lastIdle = FileSystem.now()
+        lastIdle = Clocks.wall()
         runPendingReplans()
     }
 
@@ -348,7 +348,7 @@ final class ReaderLoop {
     }
 
     func expireHeldEvents() {
-        let now = FileSystem.monotonicNow()
+        let now = Clocks.monotonic()
         for client in clients where client.coalescer.nextDeadline.map({ $0 <= now }) == true {
             let due = client.coalescer.expire(now: now)
             deliverChecked(due, to: client)
@@ -428,7 +428,7 @@ final class ReaderLoop {
                 continue
             }
             if fileRootMayVanish, let index = client.rootIndex(of: event.path), client.roots[index].isFile {
-                deliverChecked(client.coalescer.hold(event, now: FileSystem.monotonicNow()), to: client)
+                deliverChecked(client.coalescer.hold(event, now: Clocks.monotonic()), to: client)
             } else {
                 deliver([event], to: client, origin: origin)
             }
@@ -453,7 +453,7 @@ final class ReaderLoop {
                 // A temporary file renamed over the real one, a file renamed
                 // to a backup name or back: the save coalescer decides.
                 deliverChecked(client.coalescer.renamed(from: fromReported ? source : nil, to: toReported ? target : nil,
-                                                        now: FileSystem.monotonicNow()), to: client)
+                                                        now: Clocks.monotonic()), to: client)
                 continue
             }
             deliver((fromReported ? [source] : []) + (toReported ? [target] : []), to: client)
@@ -480,7 +480,7 @@ final class ReaderLoop {
     /// Delivers through the client's save coalescer.
     func deliver(_ events: [FileEvent], to client: WatchClient, origin: SaveCoalescer.Origin = .kernel) {
         guard !events.isEmpty else { return }
-        let now = FileSystem.monotonicNow()
+        let now = Clocks.monotonic()
         var out: [FileEvent] = []
         for event in events { out += client.coalescer.pass(event, now: now, origin: origin) }
         deliverChecked(out, to: client)
