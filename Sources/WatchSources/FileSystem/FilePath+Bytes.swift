@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SystemPackage
 
 /// A path's bytes, for what crosses into C, the environment of a child, a
@@ -47,18 +50,18 @@ extension FilePath.Component {
         self.init(platformString: chars)
     }
 
-    /// The name's bytes.
-    package var bytes: [UInt8] {
-        withPlatformString { chars in
-            var result: [UInt8] = []
-            var index = 0
-            while chars[index] != 0 {
-                result.append(UInt8(bitPattern: chars[index]))
-                index += 1
+    /// Calls `body` with the name's bytes (no terminating NUL), without copying.
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try withPlatformString { chars in
+            let count = strlen(chars)
+            return try chars.withMemoryRebound(to: UInt8.self, capacity: count + 1) {
+                try body(UnsafeBufferPointer(start: $0, count: count))
             }
-            return result
         }
     }
+
+    /// The name's bytes.
+    package var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// The name as text for matching (bytes that are not UTF-8 become U+FFFD).
     package var matchingText: String { String(decoding: bytes, as: UTF8.self) }

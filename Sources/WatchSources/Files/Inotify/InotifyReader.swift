@@ -4,36 +4,35 @@ import Signals
 import Synchronization
 import SystemPackage
 
-/// The one thread that owns libinotifytools (process-global, not
-/// thread-safe: one static fd, one static buffer) and every `WatchClient`.
-/// Subscriptions reach it as commands through a locked queue and a
-/// `WakePipe` that wakes its poll, and so do the results of polling passes
-/// (made on `PollScanner`'s thread), which it delivers with inotify's
-/// events, so that each subscriber sees one stream. It runs while at least
-/// one `WatchClient` is registered and, when the last leaves, removes every
-/// watch, closes the library and exits.
+/// The one thread that reads inotify for every `FileWatcher` subscription
+/// of the process (`ReaderLoop`, deciding with `ReaderMachine`).
+/// Subscriptions and the poller's notices reach it as commands through a
+/// locked queue and a `WakePipe` that wakes its poll. It runs while at
+/// least one client is registered and, when the last leaves, removes
+/// every watch and exits (keeping the inotify instance open for the next).
 final class InotifyReader: Sendable {
     enum Command: Sendable {
         /// Register and arm a client; the gate opens once armed (or failed).
-        case add(WatchClient, ArmGate?)
+        case add(ReaderClient, ArmGate?)
         case remove(Int)
-        /// What a poll job of client `client` found.
-        case polled(client: Int, job: Int, PollOutput)
+        /// What a poll job of client `client` says besides its changes.
+        case pollNotice(client: Int, job: Int, PollJob.Notice)
         /// What git tracks among the paths its rules ignore, by repository
-        /// top, for client `client` (`ReaderLoop.trackedMayHaveChanged`).
+        /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
         case tracked(client: Int, [FilePath: TrackedFiles])
-        /// Tests: opens the gate once the commands before it are done.
-        case fence(ArmGate)
         /// Deliver the new files held by the watches of paths at or below
         /// these, then call back (`releaseNew(under:then:)`).
         case releaseNew(under: [FilePath], then: @Sendable () -> Void)
-        /// Tests: drop the client's events from now on, as a full queue would.
-        case deafen(root: FilePath, DispatchSemaphore)
-        /// Tests: read what is queued (dropping it for the deaf client), then
-        /// give that client an overflow and its rescan.
-        case overflow(root: FilePath, DispatchSemaphore)
-        /// Tests: read what is queued, then signal.
+        /// Read what is queued; signal once it is delivered.
         case barrier(DispatchSemaphore)
+        /// A test seam (`WatchSeams`); signal once it is applied.
+        case seam(Seam, DispatchSemaphore)
+    }
+
+    /// What a test makes the reader do (`WatchSeams`).
+    enum Seam: Sendable {
+        case deafen(FilePath)
+        case overflow(FilePath)
     }
 
     /// The process's reader.
@@ -58,25 +57,22 @@ final class InotifyReader: Sendable {
     /// Whether the reader thread is alive.
     var isRunning: Bool { inbox.isRunning }
 
-    /// Registers `client` and, unless called from the reader thread itself
-    /// (a subscription made inside an event handler), waits until its
-    /// watches are in place, so that changes made after `subscribe` returns
-    /// are reported.
-    func add(_ client: WatchClient) {
+    /// Registers `client` and, unless called from the reader thread or the
+    /// poll thread (a subscription made inside an event handler: the wait
+    /// would be for that very thread), waits until its watches are in place
+    /// and its polled parts took their first snapshot, so that changes
+    /// made after `subscribe` returns are reported.
+    func add(_ client: ReaderClient) {
         let onReader = pthread_self() == readerThread.load(ordering: .acquiring)
-        let armed = onReader ? nil : ArmGate()
+        let armed = onReader || PollScanner.shared.isCurrentThread ? nil : ArmGate()
         submit(.add(client, armed))
         armed?.wait()
     }
 
-    /// Tests: opens `gate` once what was submitted before is delivered.
-    func fence(_ gate: ArmGate) {
-        submit(.fence(gate))
-    }
-
-    /// Hands what a poll job found to the reader thread, which delivers it.
-    func deliverPolled(client: Int, job: Int, _ output: PollOutput) {
-        submit(.polled(client: client, job: job, output))
+    /// What a poll job says besides the changes it delivered (its root is
+    /// gone, a rule file changed).
+    func pollNotice(client: Int, job: Int, _ notice: PollJob.Notice) {
+        submit(.pollNotice(client: client, job: job, notice))
     }
 
     /// Delivers the new files that the watches of paths at or below `tops`
@@ -98,26 +94,18 @@ final class InotifyReader: Sendable {
         submit(.remove(id))
     }
 
-    /// Tests: makes the clients watching `root` drop events until `injectOverflow(root:)`.
-    func deafen(root: FilePath) {
-        let done = DispatchSemaphore(value: 0)
-        submit(.deafen(root: root, done))
-        done.wait()
-    }
-
-    /// Tests: gives the clients watching `root` a queue overflow: an
-    /// `overflow` event, a rescan, and events for what changed meanwhile.
-    func injectOverflow(root: FilePath) {
-        let done = DispatchSemaphore(value: 0)
-        submit(.overflow(root: root, done))
-        done.wait()
-    }
-
-    /// Tests: returns once the reader has read and handled every change
-    /// made before the call.
+    /// Returns once the reader has read, and delivered to every
+    /// subscriber, each change the kernel queued before the call.
     func barrier() {
         let done = DispatchSemaphore(value: 0)
         submit(.barrier(done))
+        done.wait()
+    }
+
+    /// Applies a test seam, waiting until it is applied.
+    func seam(_ seam: Seam) {
+        let done = DispatchSemaphore(value: 0)
+        submit(.seam(seam, done))
         done.wait()
     }
 
@@ -130,8 +118,8 @@ final class InotifyReader: Sendable {
     /// The pending commands; clears the wake-up fd.
     func takeCommands() -> [Command] { inbox.take() }
 
-    /// Called with no clients left and the library closed: stops the thread
-    /// unless commands arrived meanwhile.
+    /// Called with no clients left: stops the thread unless commands
+    /// arrived meanwhile.
     func finishIfIdle() -> Bool { inbox.finishIfIdle() }
 
     func publish(watchCount: Int) {
@@ -139,7 +127,7 @@ final class InotifyReader: Sendable {
     }
 
     private func spawn() {
-        // The system's default stack: scanning a new tree recurses.
+        // The system's default stack.
         let started = DetachedThread.start(stackSize: nil, name: FileWatcher.readerThreadName) { [self] in
             let me = pthread_self()
             readerThread.store(me, ordering: .releasing)

@@ -1,7 +1,7 @@
 import SystemPackage
 
-/// One inotify event copied out of libinotifytools' static buffer, so the
-/// next call into the library cannot overwrite it.
+/// One inotify event, copied out of the buffer it was read into (the next
+/// read overwrites that buffer).
 struct InotifyRecord: Sendable {
     var wd: Int32
     var mask: UInt32
@@ -32,7 +32,4 @@ struct InotifyRecord: Sendable {
     /// What rwatch asks the kernel for on every watched directory.
     static let watchMask: UInt32 = modify | attrib | closeWrite | movedFrom | movedTo | create | delete
         | deleteSelf | moveSelf | onlyDirectory | excludeUnlinked
-
-    /// The synthetic record the test hook injects.
-    static let overflow = InotifyRecord(wd: -1, mask: queueOverflow, cookie: 0, name: nil)
 }
