@@ -29,11 +29,13 @@ package enum ProcessLauncher {
     }
 
     /// The argv that `options` asks for: the arguments, or a shell running
-    /// them (the words joined by spaces, bytes as they are).
+    /// them (the words joined by spaces, bytes as they are), with the
+    /// script's positional parameters after its `$0`.
     static func argv(_ arguments: [CommandWord], _ options: ProcessOptions) -> [CommandWord] {
         guard let shell = options.shell else { return arguments }
         let script = arguments.map(\.bytes).joined(separator: [UInt8(ascii: " ")])
-        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))]
+        let parameters = options.shellParameters.isEmpty ? [] : [CommandWord(shell)] + options.shellParameters
+        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))] + parameters
     }
 
     /// The inherited environment with `text`, then `bytes`, laid over it,

@@ -30,8 +30,13 @@ public struct ProcessOptions: Sendable {
     /// The child's working directory; `nil` keeps rwatch's.
     public var workingDirectory: String?
     /// `nil` runs the arguments directly (no shell). Otherwise the command
-    /// runs as `[shell, "-c", arguments.joined(separator: " ")]`.
+    /// runs as `[shell, "-c", arguments.joined(separator: " ")]`, followed
+    /// by `shell` again as the script's `$0` and `shellParameters`, if any.
     public var shell: String?
+    /// With `shell`: the script's positional parameters (`$1`, `$2`, …, and
+    /// `"$@"`), so that values such as paths reach it as words, never
+    /// pasted into its text.
+    public var shellParameters: [CommandWord] = []
     /// Sent to the whole process group to stop it (a restart, Ctrl-C, a
     /// disposed subscription), with SIGCONT so that a stopped group acts on it.
     public var stopSignal: Int32
