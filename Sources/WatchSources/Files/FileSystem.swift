@@ -171,7 +171,7 @@ package enum FileSystem {
     }
 
     /// `path` relative to `root` (empty for the root itself), or nil when outside it.
-    static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
+    package static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
         relativeBytes(path, to: root) { $0.map { FilePath(bytes: $0) } }
     }
 

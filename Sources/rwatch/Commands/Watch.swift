@@ -79,6 +79,21 @@ struct Watch: ParsableCommand {
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
         }
+        let perPath = try isPerPath
+        if running.jobs != nil, !perPath { throw ValidationError("-j/--jobs runs per-file runs side by side: put {} (or {+}) in the command") }
+    }
+
+    /// Whether the command has `{}` or `{+}`: one run per changed path, or
+    /// every path as words (`CommandTemplate`); such a command waits for
+    /// the first change (there is no file at start).
+    var isPerPath: Bool {
+        get throws {
+            do {
+                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell).isPerPath
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
     }
 
     var policy: OnBusy {
@@ -118,18 +133,20 @@ struct Watch: ParsableCommand {
                 }
             }
         })
-        let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
-            (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        let (debounce, maxWait, delayRun, once, exitOnError, command, policy) =
+            (debounce, maxWait, delayRun, once, exitOnError, command, policy)
         // The command's words as typed: a path in them need not be UTF-8.
         let words = RawArguments.trailing(command)
         let run = try running.runOptions(statusLines: !output.quiet)
         let settle = !noVCSSettle
+        // A {} or {+} command has no file to run for before a change.
+        let waitsForChange = try postpone || isPerPath
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let batches = settle
                 ? announced.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
                 : announced.batched(debounce, maxWait: maxWait)
-            let started = postpone ? batches : batches.startingNow()
+            let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             let results = triggers.run(words, onBusy: policy, options: run)
             if once {
