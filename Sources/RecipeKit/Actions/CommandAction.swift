@@ -116,6 +116,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         case .none:
             break
         case .start(let runs):
+            // A new set (runs that follow within a set start from `ended`).
+            options.onSetStart?()
             for run in runs { start(run) }
         case .stop(let runs):
             for run in runs { run.handle.stop() }

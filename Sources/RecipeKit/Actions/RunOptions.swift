@@ -47,6 +47,9 @@ public struct RunOptions: Sendable {
     /// (`--dash-safe`). Off by default: the command gets the path's bytes
     /// exactly, and `cmd -- {}` is the remedy every program knows.
     public var dashSafe = false
+    /// Called on the recipe queue as each trigger's runs start (for
+    /// `restarting`, which must know whether its server is up).
+    var onSetStart: (@Sendable () -> Void)?
 
     /// Options with the defaults above; every field can be set here.
     public init(

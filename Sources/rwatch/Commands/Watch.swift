@@ -49,6 +49,9 @@ struct Watch: ParsableCommand {
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
 
+    @Option(name: .long, help: ArgumentHelp("Build first: run this at start and on every change, and (re)start the command only when it passed; a change during the build restarts the build (with -r the old command keeps running meanwhile).", valueName: "command"))
+    var build: String?
+
     @Option(name: [.customShort("o"), .customLong("on-busy"), .customLong("on-busy-update")], help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore (or do-nothing), signal.", valueName: "policy"))
     var onBusy: BusyPolicy?
 
@@ -83,15 +86,34 @@ struct Watch: ParsableCommand {
         if running.jobs != nil, !perPath { throw ValidationError("-j/--jobs runs per-file runs side by side: put {} (or {+}) in the command") }
     }
 
+    /// The `--build` command's words: split as a shell would split them
+    /// (no expansion), or the whole string for `--shell` to run.
+    var buildWords: [CommandWord]? {
+        get throws {
+            guard let build else { return nil }
+            let bytes = RawArguments.bytes(of: [build])[0]
+            guard bytes.contains(where: { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains($0) }) else {
+                throw ValidationError("--build needs a command")
+            }
+            if running.shell != nil { return [CommandWord(bytes: bytes)] }
+            do {
+                return try ShellWords.split(bytes).map { CommandWord(bytes: $0) }
+            } catch {
+                throw ValidationError("--build: \(error)")
+            }
+        }
+    }
+
     /// Whether the command has `{}` or `{+}`: one run per changed path, or
     /// every path as words (`CommandTemplate`); such a command waits for
     /// the first change (there is no file at start).
     var isPerPath: Bool {
         get throws {
             do {
-                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell).isPerPath
-            } catch {
-                throw ValidationError(error.description)
+                let build = try buildWords.map { try CommandTemplate($0, shell: running.shell).isPerPath } ?? false
+                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell).isPerPath || build
+            } catch let problem as CommandTemplate.Problem {
+                throw ValidationError(problem.description)
             }
         }
     }
@@ -141,6 +163,7 @@ struct Watch: ParsableCommand {
         let settle = !noVCSSettle
         // A {} or {+} command has no file to run for before a change.
         let waitsForChange = try postpone || isPerPath
+        let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let batches = settle
@@ -148,7 +171,10 @@ struct Watch: ParsableCommand {
                 : announced.batched(debounce, maxWait: maxWait)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
-            let results = triggers.run(words, onBusy: policy, options: run)
+            // With --build, the command (re)starts only after a build that
+            // passed; a change during a build restarts the build.
+            let results = builder.map { triggers.run($0, onBusy: .restart, options: run).restarting(words, onBusy: policy, options: run) }
+                ?? triggers.run(words, onBusy: policy, options: run)
             if once {
                 results.take(1)
             } else if exitOnError {

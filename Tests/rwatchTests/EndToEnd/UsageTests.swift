@@ -24,6 +24,8 @@ import Testing
         (["--", "cp", "{}", "{+}"], "takes {} (one run per changed path) or {+}"),
         (["-j", "0", "--", "cat", "{}"], "-j/--jobs must be at least 1"),
         (["-j", "2", "--", "make"], "-j/--jobs runs per-file runs side by side: put {} (or {+}) in the command"),
+        (["--build", "make 'all", "--", "./server"], "--build: unclosed ' quote"),
+        (["--build", " ", "--", "./server"], "--build needs a command"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
         let scratch = Scratch()
