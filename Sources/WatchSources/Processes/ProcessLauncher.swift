@@ -66,10 +66,17 @@ package enum ProcessLauncher {
     static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
         let command = try validate(argv, options)
-        let environment = environment(adding: options.environment, bytes: options.environmentBytes)
+        let options = try SocketHandOver.lay(options, command: command)
+        var environment = environment(adding: options.environment, bytes: options.environmentBytes)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
-        let executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        var executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        if !options.listenSockets.isEmpty {
+            // LISTEN_PID must be the command's own pid, which no spawn
+            // attribute can set: the exec shim sets it on its way to exec.
+            environment.append(ExecShim.variable(program: executable, listenPID: true))
+            executable = ExecShim.path
+        }
         let streams = try ChildStreams(options, command: command)
         defer { streams.closeParentCopies() }
         let setUp = SpawnSetUp(options, streams: streams, withTerminal: withTerminal)

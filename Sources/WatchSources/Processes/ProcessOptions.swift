@@ -62,6 +62,11 @@ public struct ProcessOptions: Sendable {
     /// error as set up above; every other descriptor of rwatch's is closed
     /// in the child, whoever forgot close-on-exec.
     public var descriptors: [Int32: Int32] = [:]
+    /// Listening sockets handed to the command as descriptors 3, 4, … in
+    /// order, with `LISTEN_FDS`, `LISTEN_FDNAMES` and `LISTEN_PID` (the
+    /// command's own pid) set: systemd's socket activation
+    /// (`ListenSocket`). `descriptors` may not use those numbers.
+    public var listenSockets: [ListenSocket] = []
 
     /// Options with the given values; every one has a default.
     public init(

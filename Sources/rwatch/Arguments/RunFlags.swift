@@ -47,6 +47,9 @@ struct RunFlags: ParsableArguments {
     @Option(name: [.customShort("j"), .long], help: ArgumentHelp("With {} or {+} in the command: run up to N of a change's per-file runs at once (default 1).", valueName: "n"))
     var jobs: Int?
 
+    @Option(name: .long, help: ArgumentHelp("Listen here once and hand the socket to every run as fd 3 (then 4, …) with LISTEN_FDS, LISTEN_PID, LISTEN_FDNAMES, so restarts refuse no connection: [tcp:]ADDR:PORT, PORT (127.0.0.1), unix:PATH (repeatable).", valueName: "addr"))
+    var socket: [String] = []
+
     @Flag(name: .customLong("dash-safe"), help: "With {} or {+}: give a relative path that begins with - as ./-name (for a program that takes no --).")
     var dashSafe = false
 
@@ -77,6 +80,21 @@ struct RunFlags: ParsableArguments {
             variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
         return variables
+    }
+
+    /// Binds and listens on every `--socket`, in order; throws the first
+    /// that cannot listen (in use, no permission), in one line.
+    func listenSockets() throws -> [ListenSocket] {
+        var sockets: [ListenSocket] = []
+        for spec in socket {
+            do {
+                sockets.append(try ListenSocket.bind(spec))
+            } catch {
+                sockets.forEach { $0.close() }
+                throw RWatchError(error.description)
+            }
+        }
+        return sockets
     }
 
     /// The flags as `RunOptions`; `statusLines` comes from `-q`.

@@ -138,7 +138,7 @@ struct Watch: ParsableCommand {
 
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
-    func recipe() throws -> Recipe {
+    func recipe(sockets: [ListenSocket] = []) throws -> Recipe {
         // A watched path that goes away (make clean, a checkout without
         // it, a config file rewritten slowly) is waited for, as tail -F
         // waits: its deletion runs the command, and its return does too.
@@ -159,7 +159,11 @@ struct Watch: ParsableCommand {
             (debounce, maxWait, delayRun, once, exitOnError, command, policy)
         // The command's words as typed: a path in them need not be UTF-8.
         let words = RawArguments.trailing(command)
-        let run = try running.runOptions(statusLines: !output.quiet)
+        // The build gets no socket: only the command serves.
+        let buildOptions = try running.runOptions(statusLines: !output.quiet)
+        var serving = buildOptions
+        serving.listenSockets = sockets
+        let run = serving
         let settle = !noVCSSettle
         // A {} or {+} command has no file to run for before a change.
         let waitsForChange = try postpone || isPerPath
@@ -173,7 +177,7 @@ struct Watch: ParsableCommand {
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             // With --build, the command (re)starts only after a build that
             // passed; a change during a build restarts the build.
-            let results = builder.map { triggers.run($0, onBusy: .restart, options: run).restarting(words, onBusy: policy, options: run) }
+            let results = builder.map { triggers.run($0, onBusy: .restart, options: buildOptions).restarting(words, onBusy: policy, options: run) }
                 ?? triggers.run(words, onBusy: policy, options: run)
             if once {
                 results.take(1)
@@ -189,6 +193,14 @@ struct Watch: ParsableCommand {
         if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
-        ProcessSupervisor.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
+        // Bound once, before any run: every run inherits them.
+        let sockets = try running.listenSockets()
+        ProcessSupervisor.onStop { sockets.forEach { $0.close() } }
+        for (index, socket) in sockets.enumerated() where !output.quiet {
+            Terminal.status("listening on \(socket.address) (fd \(3 + index) of every run, LISTEN_FDS)")
+        }
+        let status = RecipeRunner.run(try recipe(sockets: sockets), keys: !running.noKeys)
+        sockets.forEach { $0.close() }
+        ProcessSupervisor.exit(status)
     }
 }
