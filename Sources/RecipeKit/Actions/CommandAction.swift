@@ -46,13 +46,6 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
     }
 
-    /// The template of `words` for a run action with `options`: paths
-    /// relative to the command's working directory.
-    static func template(_ words: [CommandWord], options: RunOptions) throws(CommandTemplate.Problem) -> CommandTemplate {
-        let base = FileSystem.absolute(FilePath(options.workingDirectory ?? "."))
-        return try CommandTemplate(words, shell: options.shell, base: base, dashSafe: options.dashSafe)
-    }
-
     func receive(_ trigger: Trigger) {
         RecipeQueue.async { [self] in take(trigger, honouringPause: true) }
     }

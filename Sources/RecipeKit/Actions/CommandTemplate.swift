@@ -93,6 +93,13 @@ public struct CommandTemplate: Sendable {
         }
     }
 
+    /// The template of a run action's `words` under `options`: paths
+    /// relative to the command's working directory.
+    static func forRun(_ words: [CommandWord], options: RunOptions) throws(Problem) -> CommandTemplate {
+        let base = FileSystem.absolute(FilePath(options.workingDirectory ?? "."))
+        return try CommandTemplate(words, shell: options.shell, base: base, dashSafe: options.dashSafe)
+    }
+
     /// `words` as they are, whatever they hold.
     init(plain words: [CommandWord]) {
         self.words = words

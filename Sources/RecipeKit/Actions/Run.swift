@@ -48,16 +48,15 @@ extension Signal where Value: RunTrigger {
     ) -> Signal<RunResult> {
         precondition(!arguments.isEmpty, "run needs a command")
         let source = self
-        let template = Result { () throws(CommandTemplate.Problem) in try CommandAction<Value>.template(arguments, options: options) }
+        let template: CommandTemplate
+        do {
+            template = try CommandTemplate.forRun(arguments, options: options)
+        } catch {
+            // Each subscriber hears what is wrong with the command.
+            return Signal<RunResult>.error(error)
+        }
         return Signal<RunResult> { observer in
-            let action: CommandAction<Value>
-            switch template {
-            case .success(let template):
-                action = CommandAction(template: template, policy: onBusy, options: options, scheduler: scheduler, observer: observer)
-            case .failure(let problem):
-                observer.sendError(problem)
-                return ActionDisposable()
-            }
+            let action = CommandAction<Value>(template: template, policy: onBusy, options: options, scheduler: scheduler, observer: observer)
             let upstream = source.subscribe { event in
                 switch event {
                 case .next(let trigger): action.receive(trigger)

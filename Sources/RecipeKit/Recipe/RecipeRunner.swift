@@ -61,9 +61,11 @@ public enum RecipeRunner {
 
     /// The entry point of a compiled recipe binary: runs and exits with
     /// `run(_:)`'s status. Under a hosting rwatch, first takes its place
-    /// beside it (`HostedRecipe`).
+    /// beside it (`HostedRecipe`). It is the subreaper of what its runs
+    /// start (`ProcessSupervisor.becomeSubreaper`).
     public static func main(_ recipe: Recipe) -> Never {
         HostedRecipe.join()
+        ProcessSupervisor.becomeSubreaper()
         ProcessSupervisor.exit(run(recipe))
     }
 }

@@ -26,6 +26,8 @@ package enum ProcessLauncher {
         var pid: pid_t
         var stdout: Int32
         var stderr: Int32
+        /// Whether it was born in the `controlGroup` asked for.
+        var inControlGroup = false
     }
 
     /// The argv that `options` asks for: the arguments, or a shell running
@@ -63,7 +65,10 @@ package enum ProcessLauncher {
     /// With `withTerminal`, stdin stays rwatch's terminal and the child
     /// makes its group the foreground group before exec (the caller has
     /// reserved the terminal: `ControllingTerminal.reserve()`).
-    static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false) throws(ProcessError) -> Child {
+    /// With `controlGroup`, the child is born in that cgroup (when rwatch
+    /// can enter it: `Child.inControlGroup`).
+    static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false,
+                      controlGroup: ControlGroup? = nil) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
         let command = try validate(argv, options)
         let options = try SocketHandOver.lay(options, command: command)
@@ -86,17 +91,25 @@ package enum ProcessLauncher {
             throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: "this C library cannot set a child's directory")
         }
         var pid: pid_t = 0
+        var placed = false
         let path = (executable + [0]).map { CChar(bitPattern: $0) }
         let result = CStrings.with(argv.map(\.bytes)) { argvPointers in
             CStrings.with(environment) { envPointers in
-                SpawnFence.hold { posix_spawn(&pid, path, setUp.actions, setUp.attributes, argvPointers, envPointers) }
+                SpawnFence.hold {
+                    let spawn = { posix_spawn(&pid, path, setUp.actions, setUp.attributes, argvPointers, envPointers) }
+                    if let inside = controlGroup?.spawning(spawn) {
+                        placed = true
+                        return inside
+                    }
+                    return spawn()
+                }
             }
         }
         guard result == 0 else {
             streams.closeReadEnds()
             throw spawnError(result, command: command)
         }
-        return Child(pid: pid, stdout: streams.stdout.read, stderr: streams.stderr.read)
+        return Child(pid: pid, stdout: streams.stdout.read, stderr: streams.stderr.read, inControlGroup: placed)
     }
 
     /// The command's name for messages, once its words and variables are

@@ -67,6 +67,13 @@ public struct ProcessOptions: Sendable {
     /// command's own pid) set: systemd's socket activation
     /// (`ListenSocket`). `descriptors` may not use those numbers.
     public var listenSockets: [ListenSocket] = []
+    /// Stop what the command starts outside its process group too
+    /// (`setsid`, a double fork, `daemon(3)`) when it is stopped or ends:
+    /// through a cgroup of its own where rwatch can make one, else through
+    /// its process tree and the orphans that come to rwatch as the
+    /// subreaper (`ProcessSupervisor.becomeSubreaper()`). Only for a new
+    /// group; on by default.
+    public var stopsDescendants = true
 
     /// Options with the given values; every one has a default.
     public init(

@@ -193,6 +193,10 @@ struct Watch: ParsableCommand {
         if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
+        // What a run starts and leaves (a daemon, a double fork) comes to
+        // rwatch, which stops it with the run and reaps it.
+        ProcessSupervisor.becomeSubreaper()
+        if Diagnostics.isEnabled { Diagnostics.verbose(ProcessSupervisor.containment) }
         // Bound once, before any run: every run inherits them.
         let sockets = try running.listenSockets()
         ProcessSupervisor.onStop { sockets.forEach { $0.close() } }
