@@ -32,6 +32,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// The subscription to the keys' commands (`RunControl`), for actions
     /// that start chains.
     private let control = SerialDisposable()
+    /// Whether the command keeps starting itself (on the recipe queue).
+    private let loops = Locked(LoopDetector())
 
     init(template: CommandTemplate, policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
         arguments = template.words.map(\.text)
@@ -111,6 +113,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         case .start(let runs):
             // A new set (runs that follow within a set start from `ended`).
             options.onSetStart?()
+            if let trigger = runs.first?.trigger { watchForLoop(trigger.changes) }
             for run in runs { start(run) }
         case .stop(let runs):
             for run in runs { run.handle.stop() }
@@ -223,9 +226,22 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
     }
 
+    /// A set starts for `changes`: says once when the last runs were all
+    /// started by files the command wrote while it ran (`LoopDetector`).
+    private func watchForLoop(_ changes: ChangeBatch?) {
+        let paths = (changes?.paths ?? []).prefix(256).map { ($0, FileSystem.modificationTime($0)) }
+        guard let warning = loops.withLock({ $0.started(at: FileSystem.wallClock(), paths: paths) }) else { return }
+        let shown = warning.paths.prefix(3).map { Quoted.path(Terminal.relative($0)) }.joined(separator: ", ")
+        let more = warning.paths.count > 3 ? " +\(warning.paths.count - 3) more" : ""
+        let flags = LoopDetector.ignoreFlags(for: warning.paths, base: FileSystem.absolute(".")).joined(separator: " ")
+        Terminal.warning("the last \(warning.runs) runs of \(announcer.name) were started only by files it wrote while it ran "
+            + "(\(shown)\(more)); if it keeps starting itself, ignore them: \(flags)")
+    }
+
     /// Every run of a trigger's set ended: one `RunResult` for the set
     /// (its worst status; each run in `runs` with `{}`/`{+}`).
     private func report(_ outcome: RunMachine<Trigger>.Outcome) {
+        loops.withLock { $0.ended(at: FileSystem.wallClock()) }
         let set = outcome.set
         let duration = ContinuousClock.now - set.began
         guard let worst = set.worst else { return }
