@@ -61,6 +61,9 @@ struct Watch: ParsableCommand {
     @Flag(name: [.customShort("1"), .long], help: "Run once and exit with the command's status (128+N if killed by signal N).")
     var once = false
 
+    @Flag(name: .customLong("stdin-quit"), help: "Exit (status 0) when standard input closes, for process managers; on a terminal, Ctrl-D.")
+    var stdinQuit = false
+
     @Flag(name: .customLong("exit-on-error"), help: "Exit when a run fails, with the command's status.")
     var exitOnError = false
 
@@ -203,7 +206,7 @@ struct Watch: ParsableCommand {
         for (index, socket) in sockets.enumerated() where !output.quiet {
             Terminal.status("listening on \(socket.address) (fd \(3 + index) of every run, LISTEN_FDS)")
         }
-        let status = RecipeRunner.run(try recipe(sockets: sockets), keys: !running.noKeys)
+        let status = RecipeRunner.run(try recipe(sockets: sockets), keys: !running.noKeys, quitWhenStdinCloses: stdinQuit)
         sockets.forEach { $0.close() }
         ProcessSupervisor.exit(status)
     }
