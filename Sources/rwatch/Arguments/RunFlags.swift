@@ -44,7 +44,7 @@ struct RunFlags: ParsableArguments {
     @Flag(name: [.customShort("n"), .customLong("no-keys")], help: "Turn the keys off (r/space run, p pause, c clear, q quit).")
     var noKeys = false
 
-    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("With {} or {+} in the command: run up to N of a change's per-file runs at once (default 1).", valueName: "n"))
+    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("With {} or {+} in the command: run up to N of a change's per-file runs at once (default 1).", valueName: "n"), completion: .list(["2", "4", "8"]))
     var jobs: Int?
 
     @Option(name: .long, help: ArgumentHelp("Listen here once and hand the socket to every run as fd 3 (then 4, …) with LISTEN_FDS, LISTEN_PID, LISTEN_FDNAMES, so restarts refuse no connection: [tcp:]ADDR:PORT, PORT (127.0.0.1), unix:PATH (repeatable).", valueName: "addr"))

@@ -20,6 +20,9 @@ struct Watch: ParsableCommand {
               rwatch -r -s INT --stop-timeout 2s ./server
               rwatch -d 0 -p ./notify.sh              (no debounce, wait for a change)
               rwatch --on-busy signal -s HUP ./daemon
+              rwatch -e c -j 4 -- cc -c {} -o {}.o     (one run per changed file, 4 at once)
+              rwatch -r --build 'cargo build' -- ./target/debug/server
+              rwatch -r --socket 8080 -- ./server     (the server takes fd 3: LISTEN_FDS)
               rwatch -E PORT=8080 --env-file .env --workdir web npm start
               rwatch -- tail -f log                   (-- only for a program named like a subcommand)
             """
