@@ -4,7 +4,7 @@
 
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
-APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs
+APT_PKGS   := libinotifytools0-dev libpcre2-dev bash-completion zsh fish bindfs
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build release run test test-tsan example bench fuzz install uninstall clean

@@ -31,6 +31,13 @@ let package = Package(
         // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
         // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
+        // PCRE2's 8-bit library, for the service's `pcre` and `ipcre` terms:
+        // it matches bytes (no UTF mode), as file names are.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
         .target(
             name: "WatchSources",
             dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
@@ -48,7 +55,7 @@ let package = Package(
         // FileWatcher as RecipeKit is.
         .target(
             name: "Service",
-            dependencies: ["WatchmanProtocol", "Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["WatchmanProtocol", "Signals", "WatchSources", "CPCRE2", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .executableTarget(
