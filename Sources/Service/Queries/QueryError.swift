@@ -2,7 +2,7 @@
 /// goes back to the client as its error reply.
 ///
 /// Parse errors read as watchman's do (`failed to parse query: unknown
-/// expression term 'frob'`), with the `QueryParseError: ` prefix watchman's
+/// expression term 'frob'`), with the `watchman::QueryParseError: ` prefix watchman's
 /// replies carry, since clients and watchman's own tests look for both.
 public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String
@@ -13,6 +13,6 @@ public struct QueryError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// A query that cannot be parsed.
     static func parse(_ detail: String) -> QueryError {
-        QueryError("QueryParseError: failed to parse query: " + detail)
+        QueryError("watchman::QueryParseError: failed to parse query: " + detail)
     }
 }

@@ -21,7 +21,7 @@ extension QueryExpression {
         if let text = value.text {
             name = text
             term = nil
-        } else if let elements = value.arrayValue {
+        } else if let elements = value.elements {
             guard let first = elements.first?.text else { throw .parse("first element of an expression must be a string") }
             name = first
             term = elements
@@ -75,7 +75,7 @@ extension QueryExpression {
     /// One string, or an array of strings (`problem` otherwise).
     private static func strings(_ value: WatchmanValue, else problem: QueryError) throws(QueryError) -> [[UInt8]] {
         if let bytes = value.stringBytes { return [bytes] }
-        guard let elements = value.arrayValue else { throw problem }
+        guard let elements = value.elements else { throw problem }
         var result: [[UInt8]] = []
         for element in elements {
             guard let bytes = element.stringBytes else { throw problem }
@@ -130,7 +130,7 @@ extension QueryExpression {
         guard var directory = term[1].stringBytes else { throw .parse("Argument 2 to '\(name)' must be a string") }
         var depth = IntComparison(.ge, 0)
         if term.count == 3 {
-            guard let relation = term[2].arrayValue else { throw .parse("Invalid number of arguments for '\(name)' term") }
+            guard let relation = term[2].elements else { throw .parse("Invalid number of arguments for '\(name)' term") }
             depth = try IntComparison(parsing: relation)
             guard relation.first?.text == "depth" else { throw .parse("Third parameter to '\(name)' should be a relational depth term") }
         }

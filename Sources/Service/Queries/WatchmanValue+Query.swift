@@ -8,7 +8,7 @@ extension WatchmanValue {
     }
 
     /// The elements when this is an array.
-    var arrayValue: [WatchmanValue]? {
+    var elements: [WatchmanValue]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
