@@ -4,7 +4,9 @@
 
 SWIFT      ?= swift
 PREFIX     ?= /usr/local
-APT_PKGS   := libinotifytools0-dev libpcre2-dev bash-completion zsh fish bindfs
+APT_PKGS   := libinotifytools0-dev libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
+# pywatchman (PyPI) for the service's client tests, in a virtualenv of its own.
+PYCLIENTS  := $(CURDIR)/.build-pyclients
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build release run test test-tsan example bench fuzz install uninstall clean
@@ -20,6 +22,11 @@ deps:
 	    echo "installing:$$missing"; \
 	    $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
+	@# Debian's watchman package starts no daemon; its CLI spawns one only
+	@# without --no-spawn, which the tests always pass.
+	@[ -x $(PYCLIENTS)/bin/python ] && $(PYCLIENTS)/bin/python -c 'import pywatchman' 2>/dev/null || { \
+	    echo "installing pywatchman into $(PYCLIENTS)"; \
+	    python3 -m venv $(PYCLIENTS) && $(PYCLIENTS)/bin/pip install -q pywatchman; }
 
 build: deps
 	$(SWIFT) build
@@ -52,10 +59,11 @@ run: build
 	@echo "rwatch: edit recipes/demo/Sources/Greeting/Greeting.swift and save; Ctrl-C to stop"
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
-# Every test, then the reactive core's tests (its concurrency stress tests
+# Every test (the service's client tests with pywatchman and watchman's
+# CLI, which `deps` installed), then the reactive core's tests (its concurrency stress tests
 # among them) again under ThreadSanitizer.
 test: deps
-	$(SWIFT) test
+	RWATCH_CLIENT_TESTS=1 RWATCH_PYTHON=$(PYCLIENTS)/bin/python $(SWIFT) test
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SignalsTests
 
 # Every library's tests under ThreadSanitizer. The end-to-end tests that

@@ -81,7 +81,7 @@ let package = Package(
         ),
         // What every test target shares: waiting on a condition with a
         // deadline, temporary directories, marble diagrams on virtual time.
-        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Signals", "CGlibcShims", "WatchmanProtocol"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),

@@ -2,6 +2,7 @@ import Glibc
 import SystemPackage
 import Logging
 import RecipeKit
+import WatchSources
 
 /// A swift-log handler that writes each message as one plain line, with
 /// one `write(2)` so lines from several threads never mix: on stderr as
@@ -44,16 +45,7 @@ struct PlainLineLogHandler: LogHandler {
 
     /// Local time with milliseconds.
     static func timestamp() -> String {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        var buffer = [CChar](repeating: 0, count: 32)
-        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S", &parts)
-        let date = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let milliseconds = Int(now.tv_nsec / 1_000_000)
-        return date + "." + String(1000 + milliseconds).dropFirst()
+        LocalTime.stamp("%Y-%m-%d %H:%M:%S", millisecondsAfter: ".")
     }
 
     private static func writeAll(_ text: String, to fd: Int32) {

@@ -1,0 +1,69 @@
+import Glibc
+import SystemPackage
+import WatchSources
+
+/// How `rwatch serve` runs: watchman's server flags and rwatch's limits.
+public struct ServiceConfiguration: Sendable {
+    /// The Unix socket clients connect to (`WATCHMAN_SOCK`).
+    public var sockname: FilePath
+    /// Where the log goes; nil: stderr.
+    public var logfile: FilePath?
+    /// Where watches and triggers are kept across restarts; nil: nowhere.
+    public var statefile: FilePath?
+    /// A file holding the service's pid while it runs; nil: none.
+    public var pidfile: FilePath?
+    /// What `version` answers: the watchman release whose protocol this
+    /// service speaks, so that clients comparing versions see a modern one.
+    public var version = "2024.01.01.00"
+    /// What `version` answers as `buildinfo`: rwatch's own version.
+    public var buildinfo = "rwatch"
+    /// Bytes that may wait for one client before pushes are refused
+    /// (replies are always queued; the client's next request waits).
+    public var clientQueueLimit = 16 << 20
+    /// The longest request PDU accepted, in bytes.
+    public var maximumRequestLength = 16 << 20
+
+    public init(sockname: FilePath, logfile: FilePath? = nil, statefile: FilePath? = nil, pidfile: FilePath? = nil) {
+        self.sockname = sockname
+        self.logfile = logfile
+        self.statefile = statefile
+        self.pidfile = pidfile
+    }
+
+    /// `$XDG_RUNTIME_DIR/rwatch/sock` when that variable names an absolute
+    /// directory, else `/tmp/rwatch-$USER/sock` (`$LOGNAME`, then the
+    /// password database, when `$USER` is unset).
+    public static func defaultSockname(environment: [String: String]) -> FilePath {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            return FilePath(runtime).appending("rwatch").appending("sock")
+        }
+        return FilePath("/tmp/rwatch-\(userName(environment: environment))/sock")
+    }
+
+    /// Whether `sockname` is where the default lives: its directory is then
+    /// rwatch's own, created 0700 and refused unless owned by this user.
+    public static func isDefault(_ sockname: FilePath, environment: [String: String]) -> Bool {
+        sockname == defaultSockname(environment: environment)
+    }
+
+    private static func userName(environment: [String: String]) -> String {
+        if let user = environment["USER"], !user.isEmpty, !user.contains("/") { return user }
+        if let user = environment["LOGNAME"], !user.isEmpty, !user.contains("/") { return user }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return String(geteuid())
+    }
+
+    /// The process environment, for the default socket's location.
+    public static var processEnvironment: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+}

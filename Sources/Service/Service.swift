@@ -1,1 +1,0 @@
-// The service behind `rwatch serve`: see ARCHITECTURE.md once it lands.

@@ -1,2 +1,0 @@
-// The service's tests land here with the service (rwatch serve).
-import Service
