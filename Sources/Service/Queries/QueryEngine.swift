@@ -24,8 +24,19 @@ struct QueryEngine {
     let rootNumber: UInt64
 
     func run(cursors: inout [String: UInt64]) -> QueryOutcome {
+        run(basis: Self.basis(spec, table: table, rootNumber: rootNumber, cursors: &cursors))
+    }
+
+    /// What the query's `since` means now (a named cursor moves to now);
+    /// fresh when it has none. Taken under the root's lock.
+    static func basis(_ spec: QuerySpec, table: FileTable, rootNumber: UInt64, cursors: inout [String: UInt64]) -> SinceBasis {
         let position = ClockPosition(rootNumber: rootNumber, tick: UInt64(table.tick))
-        let basis = spec.since?.basis(at: position, lastAgeOut: UInt64(table.lastAgeOut), cursors: &cursors) ?? .fresh
+        return spec.since?.basis(at: position, lastAgeOut: UInt64(table.lastAgeOut), cursors: &cursors) ?? .fresh
+    }
+
+    /// Runs the query against `table` (a snapshot: no lock needed).
+    func run(basis: SinceBasis) -> QueryOutcome {
+        let position = ClockPosition(rootNumber: rootNumber, tick: UInt64(table.tick))
         var outcome = QueryOutcome(position: position, basis: basis, matches: [])
         if basis.isFresh, spec.emptyOnFreshInstance { return outcome }
         var run = Run(engine: self, context: EvaluationContext(position: position, lastAgeOut: UInt64(table.lastAgeOut), times: table.times),

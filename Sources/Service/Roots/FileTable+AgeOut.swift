@@ -1,16 +1,17 @@
 extension FileTable {
-    /// Forgets entries deleted before `cutoff` (Unix seconds), except a
+    /// Forgets entries deleted at or before `cutoff` (Unix seconds), except a
     /// directory something kept still lies in; returns how many went.
     /// `lastAgeOut` becomes the newest `oclock` forgotten, so a clock from
     /// before it reads as a fresh instance. The root is never forgotten.
     @discardableResult
     mutating func ageOut(deletedBefore cutoff: Int64) -> Int {
+        // (At or before: watchman's `debug-ageout 0` forgets what was deleted this second.)
         let limit = Int(idLimit)
         guard limit > 1 else { return 0 }
         var removable = [Bool](repeating: false, count: limit)
         for id in 1..<idLimit where isLive(id) {
             let entry = self[id]
-            removable[Int(id)] = !entry.exists && times.time(of: entry.oclock) < cutoff
+            removable[Int(id)] = !entry.exists && times.time(of: entry.oclock) <= cutoff
         }
         // A kept entry keeps every directory above it.
         for id in 1..<idLimit where isLive(id) && !removable[Int(id)] {

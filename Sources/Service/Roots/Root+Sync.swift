@@ -1,0 +1,82 @@
+import Dispatch
+import Glibc
+import WatchSources
+
+extension Root {
+    /// Returns once every change made before the call is in the table
+    /// (watchman's sync to now), waiting at most `timeout`: the first
+    /// crawl ends, a cookie written into the root (into its VCS
+    /// directory, and into each polled subtree) is reported by the
+    /// watcher, the reader has delivered what it queued before it, and
+    /// the worker has applied all that.
+    func sync(timeout: Duration) throws(QueryError) {
+        let deadline = DispatchTime.after(timeout)
+        guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
+        if let reason = unavailableReason { throw QueryError(reason) }
+        let directories = cookieDirectories()
+        var written: [(serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)] = []
+        defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
+        for directory in directories {
+            let (serial, name) = Cookies.nextName()
+            let waiter = DispatchSemaphore(value: 0)
+            state.withLock { $0.cookies[serial] = waiter }
+            if let error = Cookies.create(name, in: directory) {
+                state.withLock { _ = $0.cookies.removeValue(forKey: serial) }
+                if directory == path {
+                    throw QueryError("unable to create the sync cookie in \(String(decoding: directory, as: UTF8.self)): \(String(cString: strerror(error)))")
+                }
+                continue
+            }
+            written.append((serial, name, directory, waiter))
+        }
+        for cookie in written where cookie.waiter.wait(timeout: deadline) == .timedOut {
+            state.withLock { _ = $0.cookies.removeValue(forKey: cookie.serial) }
+            throw QueryError(Self.syncTimedOut(timeout))
+        }
+        if let reason = unavailableReason { throw QueryError(reason) }
+        FileWatcher.flushReads()
+        guard catchUp(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
+    }
+
+    static func syncTimedOut(_ timeout: Duration) -> String {
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return "syncToNow: timed out waiting for cookie file to be observed by watcher within \(milliseconds) milliseconds"
+    }
+
+    /// Where cookies go: the first version-control directory the root
+    /// has (else the root itself), and each polled subtree that exists.
+    func cookieDirectories() -> [[UInt8]] {
+        let (shape, polled, vcsOrder) = state.withLock { ($0.shape, $0.polled, $0.configuration.ignoreVCS) }
+        var directories: [[UInt8]] = []
+        let vcs = vcsOrder.first { name in
+            shape.vcs.contains(name) && FileStat.of(Cookies.cPath(absolute(name)))?.type == .directory
+        }
+        directories.append(vcs.map(absolute) ?? path)
+        for subtree in polled.sorted(by: { $0.lexicographicallyPrecedes($1) }) where !subtree.isEmpty {
+            let directory = absolute(subtree)
+            if FileStat.of(Cookies.cPath(directory))?.type == .directory { directories.append(directory) }
+        }
+        return directories
+    }
+
+    /// Waits until the worker has applied everything queued before the call.
+    func catchUp(until deadline: DispatchTime) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        worker.async { [self] in
+            drain()
+            done.signal()
+        }
+        return done.wait(timeout: deadline) == .success
+    }
+
+    /// `waitUntilReady` with a deadline.
+    func waitUntilReady(until deadline: DispatchTime) -> Bool {
+        let waiter = DispatchSemaphore(value: 0)
+        let crawling = state.withLock { state -> Bool in
+            guard state.phase == .crawling else { return false }
+            state.readyWaiters.append(waiter)
+            return true
+        }
+        return !crawling || waiter.wait(timeout: deadline) == .success
+    }
+}

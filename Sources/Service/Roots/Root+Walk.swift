@@ -1,0 +1,123 @@
+import Glibc
+import WatchSources
+
+extension Root {
+    /// Walks the directory entry `id` at `relative` and everything below
+    /// it, recording what is there: each directory is listed and its
+    /// entries `lstat`ed outside the lock, then applied under it in one
+    /// tick. Returns the ids of the directories walked.
+    @discardableResult
+    func walk(from id: Int32, _ relative: [UInt8]) -> Set<Int32> {
+        let shape = state.withLock { $0.shape }
+        var walked = Set<Int32>()
+        var stack = [(id: id, relative: relative)]
+        while let directory = stack.popLast(), isLive {
+            guard let listing = DirectoryListing.read(absolute(directory.relative), keep: { shape.counts($0, in: directory.relative) }) else {
+                continue
+            }
+            let descends = !shape.isInsideVCS(directory.relative)
+            var below: [(id: Int32, relative: [UInt8])] = []
+            state.withLock { state in
+                state.table.advance(now: Int64(time(nil)))
+                for entry in listing.entries {
+                    listing.withName(entry) { name in
+                        let child = state.table.record(parent: directory.id, name: name, entry.stat).id
+                        if descends, entry.stat.type == .directory { below.append((child, WatchShape.join(directory.relative, name))) }
+                    }
+                }
+            }
+            walked.insert(directory.id)
+            stack.append(contentsOf: below.reversed())
+        }
+        return walked
+    }
+
+    /// Crawls the whole tree again, marking what it no longer finds
+    /// deleted: after a queue overflow (changes were lost) or when the
+    /// configuration changed what is counted. Clocks from before stay
+    /// valid: the crawl finds every difference (as watchman's recrawl);
+    /// replies carry a warning saying it happened.
+    func recrawl(because reason: String) {
+        state.withLock { state in
+            state.table.clearSeen()
+            state.recrawls += 1
+            state.recrawlReason = reason
+        }
+        let rootStat = FileStat.of(Cookies.cPath(path))
+        let walked = walk(from: 0, [])
+        state.withLock { state in
+            state.table.advance(now: Int64(time(nil)))
+            if let rootStat { state.table.recordRoot(rootStat) }
+            state.table.finishCrawl(walked)
+        }
+    }
+
+    /// The warning replies carry after a recrawl (watchman's wording).
+    var recrawlWarning: String? {
+        state.withLock { state in
+            guard state.recrawls > 0, let reason = state.recrawlReason else { return nil }
+            return "Recrawled this watch \(state.recrawls) time\(state.recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
+                + "To resolve, please review the information on\nhttps://facebook.github.io/watchman/docs/troubleshooting.html#recrawl"
+        }
+    }
+
+    /// Reads `.watchmanconfig` again after it changed. A damaged one is
+    /// not used: the root keeps the configuration it had, and replies warn
+    /// about the file until it is fixed. A change to what is counted
+    /// re-subscribes the watcher and crawls again.
+    func reloadConfiguration() {
+        let loaded = ConfigurationFiles.local(root: path)
+        let changedShape = state.withLock { state -> Bool in
+            switch loaded {
+            case .failure(let problem):
+                state.configurationProblem = problem.description
+                return false
+            case .success(let local):
+                var configuration = state.configuration
+                configuration.local = local
+                do {
+                    try configuration.validate()
+                } catch {
+                    state.configurationProblem = "\(error)"
+                    return false
+                }
+                state.configurationProblem = nil
+                state.configuration = configuration
+                let shape = WatchShape(configuration)
+                defer { state.shape = shape }
+                return shape != state.shape
+            }
+        }
+        guard changedShape else { return }
+        subscribe()
+        recrawl(because: ".watchmanconfig changed what is watched")
+    }
+}
+
+extension Root {
+    /// Forgets entries deleted more than `seconds` ago, and the named
+    /// cursors from before what was forgotten.
+    func ageOut(olderThan seconds: Int64) {
+        state.withLock { state in
+            state.table.ageOut(deletedBefore: Int64(time(nil)) - seconds)
+            let forgotten = UInt64(state.table.lastAgeOut)
+            state.cursors = state.cursors.filter { $0.value >= forgotten }
+        }
+    }
+}
+
+extension Root {
+    /// Periodic care: ages out deleted entries every `gc_interval_seconds`;
+    /// returns whether the root has been idle past `idle_reap_age_seconds`
+    /// (and nothing keeps it), so that the registry lets it go.
+    func housekeep(now: Int64) -> Bool {
+        let (configuration, lastAgeOut, lastUsed, kept) = state.withLock { ($0.configuration, $0.lastAgeOut, $0.lastUsed, $0.keptAlive) }
+        let interval = configuration.gcIntervalSeconds
+        if interval > 0, now - lastAgeOut >= interval {
+            ageOut(olderThan: configuration.gcAgeSeconds)
+            state.withLock { $0.lastAgeOut = now }
+        }
+        let idle = configuration.idleReapAgeSeconds
+        return idle > 0 && !kept && now - lastUsed >= idle
+    }
+}
