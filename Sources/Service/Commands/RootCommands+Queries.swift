@@ -54,6 +54,11 @@ extension RootCommands {
             root.ageOut(olderThan: seconds)
             return ["ageout": true]
         }
+        table.register("debug-recrawl") { request, _ in
+            let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'debug-recrawl'")
+            root.requestRecrawl(because: "debug-recrawl")
+            return ["recrawl": true]
+        }
         table.register("debug-show-cursors") { request, _ in
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'debug-show-cursors'")
             let cursors = root.state.withLock { $0.cursors }.sorted { $0.key < $1.key }

@@ -3,8 +3,8 @@ import Signals
 
 /// `content.sha1hex` of files, remembered per path while the file's inode,
 /// size and mtime stay the same, so a query asking again reads nothing.
-/// At most `capacity` digests are kept (the oldest half go when full).
-/// Thread-safe; files are read outside the lock.
+/// At most `capacity` digests are kept (`content_hash_max_items`): the
+/// oldest go first. Thread-safe; files are read outside the lock.
 final class ContentHashes: Sendable {
     struct Key: Hashable, Sendable {
         var path: [UInt8]
@@ -20,6 +20,9 @@ final class ContentHashes: Sendable {
 
     private struct State {
         var digests: [Key: (digest: String, age: Int)] = [:]
+        /// Keys in the order stored (with the age they were stored at), oldest first from `head`.
+        var order: [(key: Key, age: Int)] = []
+        var head = 0
         var age = 0
         var statistics = Statistics()
     }
@@ -27,8 +30,11 @@ final class ContentHashes: Sendable {
     private let state = Locked(State())
     let capacity: Int
 
-    init(capacity: Int = 16_384) {
-        self.capacity = max(2, capacity)
+    /// watchman's default `content_hash_max_items`.
+    static let defaultCapacity = 131_072
+
+    init(capacity: Int = ContentHashes.defaultCapacity) {
+        self.capacity = max(1, capacity)
     }
 
     var statistics: Statistics {
@@ -59,13 +65,19 @@ final class ContentHashes: Sendable {
 
     private func store(_ key: Key, _ digest: String) {
         state.withLock { state in
-            if state.digests.count >= capacity {
-                let cutoff = state.age - capacity / 2
-                state.digests = state.digests.filter { $0.value.age >= cutoff }
-            }
             state.age += 1
             state.digests[key] = (digest, state.age)
+            state.order.append((key, state.age))
             state.statistics.stores += 1
+            while state.digests.count > capacity, state.head < state.order.count {
+                let (oldest, age) = state.order[state.head]
+                state.head += 1
+                if state.digests[oldest]?.age == age { state.digests[oldest] = nil }
+            }
+            if state.head > 1024, state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
         }
     }
 

@@ -23,8 +23,8 @@ struct QueryEngine {
     let table: FileTable
     let rootNumber: UInt64
 
-    func run(cursors: inout [String: UInt64]) -> QueryOutcome {
-        run(basis: Self.basis(spec, table: table, rootNumber: rootNumber, cursors: &cursors))
+    func run(cursors: inout [String: UInt64]) throws(QueryError) -> QueryOutcome {
+        try run(basis: Self.basis(spec, table: table, rootNumber: rootNumber, cursors: &cursors))
     }
 
     /// What the query's `since` means now (a named cursor moves to now);
@@ -35,7 +35,7 @@ struct QueryEngine {
     }
 
     /// Runs the query against `table` (a snapshot: no lock needed).
-    func run(basis: SinceBasis) -> QueryOutcome {
+    func run(basis: SinceBasis) throws(QueryError) -> QueryOutcome {
         let position = ClockPosition(rootNumber: rootNumber, tick: UInt64(table.tick))
         var outcome = QueryOutcome(position: position, basis: basis, matches: [])
         if basis.isFresh, spec.emptyOnFreshInstance { return outcome }
@@ -51,7 +51,7 @@ struct QueryEngine {
             generated = true
         }
         if let globs = spec.globs {
-            generateGlobs(globs, &run)
+            try generateGlobs(globs, &run)
             generated = true
         }
         if !generated {
@@ -110,7 +110,13 @@ struct QueryEngine {
         return level
     }
 
-    private func generateGlobs(_ globs: [Wildmatch], _ run: inout Run) {
+    private func generateGlobs(_ globs: [Wildmatch], _ run: inout Run) throws(QueryError) {
+        if let relativeRoot = spec.relativeRoot {
+            let id = relativeRoot.withUnsafeBufferPointer { table.lookup(path: $0) }
+            guard let id, table[id].exists, table[id].isDirectory else {
+                throw QueryError("glob_generator could not resolve \(String(decoding: relativeRoot, as: UTF8.self)), check your relative_root parameter!")
+            }
+        }
         for id in 1..<table.idLimit where table.isLive(id) {
             run.consider(id) { name in globs.contains { $0.matches(name) } }
         }
@@ -140,7 +146,7 @@ struct Run {
     mutating func consider(_ id: Int32, where extra: (UnsafeBufferPointer<UInt8>) -> Bool = { _ in true }) {
         let table = engine.table
         let entry = table[id]
-        if fresh, !entry.exists { return }
+        if id == 0 || fresh && !entry.exists { return }
         var name = paths.path(of: id, in: table)
         if let relativeRoot = engine.spec.relativeRoot {
             guard name.count > relativeRoot.count, name[relativeRoot.count] == UInt8(ascii: "/"),

@@ -22,15 +22,18 @@ struct ChangePlan: Equatable {
     /// The root's `.watchmanconfig` was touched.
     private(set) var configurationTouched = false
 
-    /// Adds one event of the root at `root` (absolute bytes) with `shape`.
-    mutating func add(_ event: FileEvent, root: [UInt8], shape: WatchShape) {
+    /// Adds one event of the root at `root` (absolute bytes) with `shape`;
+    /// a name of this process's cookies is a cookie in `cookieDirectories`
+    /// (relative) only, and a file like any other elsewhere.
+    mutating func add(_ event: FileEvent, root: [UInt8], shape: WatchShape, cookieDirectories: Set<[UInt8]>) {
         if event.kind == .overflow {
             overflowed = true
             return
         }
         guard let relative = event.path.withBytes({ Self.relative(Array($0), to: root) }), !relative.isEmpty else { return }
         let name = relative.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? relative
-        if let serial = name.withUnsafeBufferPointer({ Cookies.serial($0) }) {
+        let parent = Array(relative.prefix(max(0, relative.count - name.count - 1)))
+        if cookieDirectories.contains(parent), let serial = name.withUnsafeBufferPointer({ Cookies.serial($0) }) {
             cookies.append(serial)
             return
         }

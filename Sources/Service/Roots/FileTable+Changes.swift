@@ -109,7 +109,8 @@ extension FileTable {
     private mutating func touch(_ id: Int32, _ entry: inout FileEntry) {
         guard entry.oclock != tick else { return }
         entry.oclock = tick
-        if logsChanges { log.note(id, at: tick) }
+        // The root's own entry is never reported.
+        if logsChanges, id != 0 { log.note(id, at: tick) }
     }
 
     private mutating func insertNew(parent: Int32, name: UnsafeBufferPointer<UInt8>, _ stat: FileStat) -> Int32 {

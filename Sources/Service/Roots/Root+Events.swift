@@ -30,17 +30,22 @@ extension Root {
     /// Looks again at what `events` name, applies what was found, and
     /// wakes the syncs whose cookies were among them.
     func process(_ events: [FileEvent]) {
-        let shape = state.withLock { $0.shape }
+        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0)) }
         var plan = ChangePlan()
-        for event in events { plan.add(event, root: path, shape: shape) }
+        for event in events { plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories) }
         if plan.overflowed {
             recrawl(because: "inotify queue overflowed")
         } else if !plan.looks.isEmpty {
             look(plan.looks)
+            warmHashes(plan.looks.map(\.relative))
         }
         if plan.configurationTouched { reloadConfiguration() }
         if !plan.cookies.isEmpty {
-            let waiters = state.withLock { state in plan.cookies.compactMap { state.cookies.removeValue(forKey: $0) } }
+            // A sync moves the clock, as watchman's does: two synced clocks differ.
+            let waiters = state.withLock { state in
+                if plan.looks.isEmpty, !plan.overflowed { state.table.advance(now: Int64(time(nil))) }
+                return plan.cookies.compactMap { state.cookies.removeValue(forKey: $0) }
+            }
             for waiter in waiters { waiter.signal() }
         }
         changes.sendNext(state.withLock { $0.table.tick })

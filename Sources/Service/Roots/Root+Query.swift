@@ -17,7 +17,7 @@ extension Root {
         let (table, basis) = state.withLock { state in
             (state.table, QueryEngine.basis(spec, table: state.table, rootNumber: number, cursors: &state.cursors))
         }
-        let outcome = QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis)
+        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis)
         var base = path
         if let relative = spec.relativeRoot { base += [UInt8(ascii: "/")] + relative }
         let renderer = FieldRenderer(fields: spec.fields, position: outcome.position, basis: outcome.basis, times: table.times,

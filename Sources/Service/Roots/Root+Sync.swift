@@ -59,6 +59,18 @@ extension Root {
         return directories
     }
 
+    /// Where this process's cookies are cookies rather than files
+    /// (relative): the first version-control directory the table holds
+    /// (else the root), and each polled subtree.
+    static func cookieDirectories(of state: State) -> Set<[UInt8]> {
+        let vcs = state.configuration.ignoreVCS.first { name in
+            guard state.shape.vcs.contains(name),
+                  let id = name.withUnsafeBufferPointer({ state.table.lookup(path: $0) }) else { return false }
+            return state.table[id].exists && state.table[id].isDirectory
+        }
+        return Set([vcs ?? []]).union(state.polled)
+    }
+
     /// Waits until the worker has applied everything queued before the call.
     func catchUp(until deadline: DispatchTime) -> Bool {
         let done = DispatchSemaphore(value: 0)

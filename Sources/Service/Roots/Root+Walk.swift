@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import WatchSources
 
@@ -8,13 +9,15 @@ extension Root {
     /// tick. Returns the ids of the directories walked.
     @discardableResult
     func walk(from id: Int32, _ relative: [UInt8]) -> Set<Int32> {
-        let shape = state.withLock { $0.shape }
+        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0)) }
         var walked = Set<Int32>()
         var stack = [(id: id, relative: relative)]
         while let directory = stack.popLast(), isLive {
-            guard let listing = DirectoryListing.read(absolute(directory.relative), keep: { shape.counts($0, in: directory.relative) }) else {
-                continue
+            let cookies = cookieDirectories.contains(directory.relative)
+            let keep = { (name: UnsafeBufferPointer<UInt8>) in
+                shape.counts(name, in: directory.relative) && !(cookies && Cookies.serial(name) != nil)
             }
+            guard let listing = DirectoryListing.read(absolute(directory.relative), keep: keep) else { continue }
             let descends = !shape.isInsideVCS(directory.relative)
             var below: [(id: Int32, relative: [UInt8])] = []
             state.withLock { state in
@@ -52,10 +55,22 @@ extension Root {
         }
     }
 
-    /// The warning replies carry after a recrawl (watchman's wording).
+    /// Crawls again on the worker, after what is queued (`debug-recrawl`).
+    func requestRecrawl(because reason: String) {
+        let done = DispatchSemaphore(value: 0)
+        worker.async { [self] in
+            if isLive { recrawl(because: reason) }
+            done.signal()
+        }
+        done.wait()
+    }
+
+    /// The warning replies carry after a recrawl (watchman's wording),
+    /// unless `suppress_recrawl_warnings` is set.
     var recrawlWarning: String? {
         state.withLock { state in
             guard state.recrawls > 0, let reason = state.recrawlReason else { return nil }
+            if case .bool(true)? = state.configuration.value("suppress_recrawl_warnings") { return nil }
             return "Recrawled this watch \(state.recrawls) time\(state.recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
                 + "To resolve, please review the information on\nhttps://facebook.github.io/watchman/docs/troubleshooting.html#recrawl"
         }

@@ -59,7 +59,7 @@ final class Root: Sendable {
     let state: Locked<State>
     let inbox = Locked(Inbox())
     let worker: DispatchQueue
-    let hashes = ContentHashes()
+    let hashes: ContentHashes
     /// The tick after each batch applied (hot, shared: issue 25's subscriptions).
     let changes = PublishSubject<UInt32>()
     /// Called once when the root fails by itself (deleted): the registry lets it go.
@@ -76,6 +76,7 @@ final class Root: Sendable {
         self.number = number
         self.onFailure = onFailure
         worker = DispatchQueue(label: "rwatch-root-\(number)")
+        hashes = ContentHashes(capacity: Int(clamping: configuration.value("content_hash_max_items")?.integer ?? Int64(ContentHashes.defaultCapacity)))
         state = Locked(State(table: FileTable(root: rootStat), configuration: configuration,
                              shape: WatchShape(configuration), lastUsed: Int64(time(nil))))
     }
@@ -96,6 +97,7 @@ final class Root: Sendable {
                 return state.readyWaiters
             }
             for waiter in waiters { waiter.signal() }
+            warmHashes(nil)
             changes.sendNext(state.withLock { $0.table.tick })
         }
     }

@@ -2,6 +2,8 @@ import Dispatch
 import Glibc
 import Signals
 import Synchronization
+import SystemPackage
+import WatchSources
 import WatchmanProtocol
 
 /// Every watched root of the service, by canonical path: what `watch`,
@@ -100,6 +102,7 @@ final class RootTable: Sendable {
             throw Self.unresolved(literal, "unable to lstat \"\(Self.text(path))\" \(String(cString: strerror(errno)))")
         }
         guard stat.type == .directory else { throw Self.unresolved(literal, "\(Self.text(path)) is not a directory") }
+        try Self.checkFileSystem(path, literal, configuration)
         switch ConfigurationFiles.local(root: path) {
         case .success(let local): configuration.local = local
         case .failure(let problem): throw Self.unresolved(literal, problem.description)
@@ -180,6 +183,15 @@ final class RootTable: Sendable {
         let bytes = Array(UnsafeBufferPointer(start: UnsafeRawPointer(resolved).assumingMemoryBound(to: UInt8.self), count: strlen(resolved)))
         guard bytes != [UInt8(ascii: "/")] else { throw unresolved(argument, "cannot watch \"/\"") }
         return (literal, bytes)
+    }
+
+    /// Refuses a root on a file system type the global `illegal_fstypes` lists.
+    private static func checkFileSystem(_ path: [UInt8], _ literal: [UInt8], _ configuration: RootConfiguration) throws(QueryError) {
+        guard let illegal = configuration.global["illegal_fstypes"]?.elements?.compactMap(\.text), !illegal.isEmpty else { return }
+        let type = MountTable.fileSystemType(of: FilePath(bytes: path)) ?? "unknown"
+        guard illegal.contains(type) else { return }
+        let advice = configuration.global["illegal_fstypes_advice"]?.text ?? "relocate the dir to an allowed filesystem type"
+        throw unresolved(literal, "path uses the \"\(type)\" filesystem and is disallowed by global config illegal_fstypes: \(advice)")
     }
 
     static func unresolved(_ path: [UInt8], _ detail: String) -> QueryError {

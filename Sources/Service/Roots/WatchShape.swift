@@ -6,8 +6,8 @@ import WatchSources
 /// than one level inside a top-level version-control directory
 /// (`ignore_vcs`: `.git` and `.git/objects` are reported, `.git/objects/pack`
 /// is not: the directory is watched shallowly, for cookies and for the
-/// VCS's own lock files), and this process's own sync cookies. No
-/// gitignore: clients filter for themselves.
+/// VCS's own lock files). No gitignore: clients filter for themselves.
+/// (This process's sync cookies are left out too: `Root.cookieDirectories`.)
 struct WatchShape: Sendable, Hashable {
     /// Relative paths of the ignored directories.
     let ignored: Set<[UInt8]>
@@ -15,21 +15,17 @@ struct WatchShape: Sendable, Hashable {
     private let ignoredNames: Set<[UInt8]>
     /// Top-level names of the version-control directories (not ignored).
     let vcs: Set<[UInt8]>
-    /// The names of cookies written by this process begin so.
-    let cookiePrefix: [UInt8]
 
-    init(_ configuration: RootConfiguration, cookiePrefix: [UInt8] = Cookies.prefix) {
+    init(_ configuration: RootConfiguration) {
         let ignored = Set(configuration.ignoreDirectories.map(QuerySpec.canonicalPath).filter { !$0.isEmpty })
         self.ignored = ignored
         ignoredNames = Set(ignored.map { Array($0.split(separator: UInt8(ascii: "/")).last ?? []) })
         vcs = Set(configuration.ignoreVCS.filter { !$0.isEmpty && !$0.contains(UInt8(ascii: "/")) && !ignored.contains($0) })
-        self.cookiePrefix = cookiePrefix
     }
 
     /// Whether `name`, found in the directory at `parent` (relative), is
     /// counted at all.
     func counts(_ name: UnsafeBufferPointer<UInt8>, in parent: [UInt8]) -> Bool {
-        if isCookie(name) { return false }
         guard ignoredNames.contains(Array(name)) else { return true }
         return !ignored.contains(Self.join(parent, name))
     }
@@ -56,10 +52,6 @@ struct WatchShape: Sendable, Hashable {
         if parts.count > 2, vcs.contains(Array(parts[0])) { return false }
         let parent = Array(relative.prefix(max(0, relative.count - last.count - 1)))
         return Array(last).withUnsafeBufferPointer { counts($0, in: parent) }
-    }
-
-    func isCookie(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.count > cookiePrefix.count && name.starts(with: cookiePrefix)
     }
 
     static func join(_ parent: [UInt8], _ name: UnsafeBufferPointer<UInt8>) -> [UInt8] {

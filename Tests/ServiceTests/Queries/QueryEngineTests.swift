@@ -35,7 +35,7 @@ import WatchmanProtocol
     /// The names a query over `table` reports.
     static func names(_ table: FileTable, _ query: WatchmanValue, cursors: inout [String: UInt64]) throws -> [String] {
         let spec = try QuerySpec(parsing: query)
-        let outcome = QueryEngine(spec: spec, table: table, rootNumber: 1).run(cursors: &cursors)
+        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: 1).run(cursors: &cursors)
         return outcome.matches.map { String(decoding: $0.name, as: UTF8.self) }.sorted()
     }
 
@@ -135,7 +135,7 @@ import WatchmanProtocol
         Self.record(&table, "a", Self.file(42, size: 3, mtime: 1_700_000_000_123_456_789))
         let spec = try QuerySpec(parsing: Self.object(("fields", Self.a(Self.s("name"), Self.s("size"), Self.s("mtime"), Self.s("mtime_ms"), Self.s("mtime_ns"), Self.s("type"), Self.s("new"), Self.s("cclock")))))
         var cursors: [String: UInt64] = [:]
-        let outcome = QueryEngine(spec: spec, table: table, rootNumber: 7).run(cursors: &cursors)
+        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: 7).run(cursors: &cursors)
         let renderer = FieldRenderer(fields: spec.fields, position: outcome.position, basis: outcome.basis, times: table.times, base: Array("/r".utf8), hashes: nil)
         let file = renderer.render(outcome.matches)[0]
         #expect(file["name"] == .bytes(Array("a".utf8)))
