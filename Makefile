@@ -60,11 +60,11 @@ run: build
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
 # Every test (the service's client tests with pywatchman and watchman's
-# CLI, which `deps` installed), then the reactive core's tests (its concurrency stress tests
+# CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
 # among them) again under ThreadSanitizer.
 test: deps
 	RWATCH_CLIENT_TESTS=1 RWATCH_PYTHON=$(PYCLIENTS)/bin/python $(SWIFT) test
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter SignalsTests
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|ServiceTests|WatchmanProtocolTests'
 
 # Every library's tests under ThreadSanitizer. The end-to-end tests that
 # compile recipes are left out: a recipe cannot link against a

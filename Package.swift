@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "rwatch", targets: ["rwatch"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "WatchSources", targets: ["WatchSources"]),
+        // Watchman's wire encodings, for clients of `rwatch serve` (and the fuzzers).
+        .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],

@@ -13,6 +13,8 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .appendingPathComponent("../..").standardizedFileURL
 
 let harnesses = ["FuzzGlob", "FuzzGitignore", "FuzzDuration", "FuzzSignal", "FuzzLinePattern", "FuzzDotEnv"]
+// Harnesses of watchman's wire encodings, against the WatchmanProtocol product.
+let wireHarnesses = ["FuzzBSER", "FuzzJSONLines"]
 
 let package = Package(
     name: "rwatch-fuzz",
@@ -25,6 +27,12 @@ let package = Package(
         .executableTarget(
             name: name,
             dependencies: ["FuzzSupport", .product(name: "WatchSources", package: root.lastPathComponent)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    } + wireHarnesses.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport", .product(name: "WatchmanProtocol", package: root.lastPathComponent)],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

@@ -14,7 +14,10 @@ enum UnixSocket {
         case alreadyRunning(pid: Int32?)
     }
 
-    /// Opens `path` for listening. `privateDirectory`: the directory is
+    /// Opens `path` for listening. `beforeListening` runs once the path is
+    /// this service's and before anyone can connect (the pid file is
+    /// written there, so a client that reaches the socket finds it).
+    /// `privateDirectory`: the directory is
     /// rwatch's own default, created 0700 and refused unless it is a real
     /// directory owned by this user that no one else may enter. Otherwise
     /// missing directories are created 0700 and the directory is refused
@@ -22,7 +25,9 @@ enum UnixSocket {
     /// replace the socket). The check, the probe and the bind happen under
     /// a lock on the directory, so two services starting at once cannot
     /// both take the path.
-    static func open(_ path: FilePath, privateDirectory: Bool) throws(ServeError) -> Opened {
+    static func open(
+        _ path: FilePath, privateDirectory: Bool, beforeListening: () throws(ServeError) -> Void = {}
+    ) throws(ServeError) -> Opened {
         guard path.isAbsolute else { throw ServeError("the socket path \(Quoted.escaped(path)) is not absolute") }
         let pathBytes = path.bytes
         guard pathBytes.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
@@ -42,7 +47,21 @@ enum UnixSocket {
             }
             _ = path.withPlatformString { unlink($0) }  // a stale socket: no service answers on it
         }
-        return .listening(try bind(path))
+        let fd = try bind(path)
+        do {
+            try beforeListening()
+        } catch {
+            close(fd)
+            _ = path.withPlatformString { unlink($0) }
+            throw error
+        }
+        guard listen(fd, SOMAXCONN) == 0 else {
+            let code = errno
+            close(fd)
+            _ = path.withPlatformString { unlink($0) }
+            throw .system("listen on \(Quoted.escaped(path))", code)
+        }
+        return .listening(fd)
     }
 
     private static func prepare(_ directory: FilePath, privately: Bool) throws(ServeError) {
@@ -101,12 +120,6 @@ enum UnixSocket {
             throw .system("cannot listen on \(Quoted.escaped(path))", bindError)
         }
         _ = path.withPlatformString { chmod($0, 0o600) }
-        guard listen(fd, SOMAXCONN) == 0 else {
-            let code = errno
-            close(fd)
-            _ = path.withPlatformString { unlink($0) }
-            throw .system("listen on \(Quoted.escaped(path))", code)
-        }
         return fd
     }
 

@@ -64,11 +64,13 @@ public final class WatchmanServer: Sendable {
     public func serve(ready: @Sendable () -> Void = {}) throws(ServeError) -> Outcome {
         let privately = ServiceConfiguration.isDefault(configuration.sockname, environment: ServiceConfiguration.processEnvironment)
         let listener: Int32
-        switch try UnixSocket.open(configuration.sockname, privateDirectory: privately) {
+        let opened = try UnixSocket.open(configuration.sockname, privateDirectory: privately) { () throws(ServeError) in
+            if let pidfile = configuration.pidfile { try writePidfile(pidfile) }
+        }
+        switch opened {
         case .alreadyRunning(let pid): return .alreadyRunning(pid: pid)
         case .listening(let fd): listener = fd
         }
-        if let pidfile = configuration.pidfile { try writePidfile(pidfile) }
         log.log(.error, "rwatch serve \(configuration.buildinfo): listening on \(Quoted.escaped(configuration.sockname)), pid \(pid)")
         for component in components { component.serverStarted(self) }
         ready()
