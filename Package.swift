@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "WatchSources", targets: ["WatchSources"]),
         // Watchman's wire encodings, for clients of `rwatch serve` (and the fuzzers).
         .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
+        // The service itself, for the query parser's fuzzer (Fuzz/Harnesses).
+        .library(name: "Service", targets: ["Service"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
