@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchmanProtocolTests", dependencies: ["WatchmanProtocol", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "rwatchTests", dependencies: ["rwatch", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -48,7 +48,11 @@ extension Root {
             }
             for waiter in waiters { waiter.signal() }
         }
-        changes.sendNext(state.withLock { $0.table.tick })
+        let (tick, exhausted) = state.withLock { ($0.table.tick, $0.table.isExhausted) }
+        changes.sendNext(tick)
+        // After four billion ticks the root starts over as a new instance
+        // (clients watch again and get one fresh answer), not a wrapped clock.
+        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
     }
 
     /// `lstat`s each look outside the lock, applies what was found, walks
