@@ -95,13 +95,7 @@ extension FileTable {
 
     /// Takes a fresh `stat` into an existing entry and moves its `oclock`.
     private mutating func update(_ id: Int32, _ entry: inout FileEntry, _ stat: FileStat) {
-        entry.size = stat.size
-        entry.ino = stat.ino
-        entry.mtime = stat.mtime
-        entry.ctime = stat.ctime
-        entry.nlink = stat.nlink
-        entry.mode = UInt16(truncatingIfNeeded: stat.mode)
-        entry.owner = internOwner(stat)
+        apply(stat, to: &entry)
         touch(id, &entry)
     }
 

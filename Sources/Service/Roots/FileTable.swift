@@ -121,7 +121,8 @@ struct FileTable: Sendable {
         return id
     }
 
-    private mutating func apply(_ stat: FileStat, to entry: inout FileEntry) {
+    /// Copies what `stat` says into `entry` (its clocks untouched).
+    mutating func apply(_ stat: FileStat, to entry: inout FileEntry) {
         entry.size = stat.size
         entry.ino = stat.ino
         entry.mtime = stat.mtime
