@@ -123,6 +123,8 @@ final class Root: Sendable {
     /// Subscribes to the watcher with the current shape (blocks until its watches are in place).
     func subscribe() {
         let options = state.withLock { $0.shape.watchOptions }
+        // Notices first: arming announces the mounts it polls.
+        let notices = FileWatcher.notices.subscribe(onNext: { [weak self] notice in self?.noted(notice) })
         let subscription = FileWatcher.batches([filePath], options: options).subscribe(
             onNext: { [weak self] events in self?.receive(events) },
             onError: { [weak self] error in
@@ -130,7 +132,6 @@ final class Root: Sendable {
                 worker.async { self.fail("root dir was removed or is inaccessible (\(error))") }
             }
         )
-        let notices = FileWatcher.notices.subscribe(onNext: { [weak self] notice in self?.noted(notice) })
         let previous = state.withLock { state -> [any Disposable] in
             defer {
                 state.subscription = subscription
