@@ -33,3 +33,26 @@ import WatchmanProtocol
         #expect(service.names() == ["created", "edited", "stays"])
     }
 }
+
+/// A FUSE mount inside a root is polled; its changes (made behind the
+/// mount's back, so inotify never hears of them) reach a synced query:
+/// the mount gets a cookie of its own, seen by the poller's next pass.
+@Suite struct PolledMountTests {
+    @Test func aSyncedQuerySeesAChangeOnAPolledMount() throws {
+        let service = try ServiceRoot()
+        let source = TemporaryDirectory(prefix: "rwatch-fuse-source")
+        defer { source.remove() }
+        service.mkdir("mnt")
+        let mount = try BindMount(source: source.path, view: service.tree.file("mnt"))
+        defer { mount.unmount() }
+        service.watch()
+        var clock = service.call(["clock", .string(service.root), ["sync_timeout": 20_000]])["clock"] ?? .null
+        for round in 0..<3 {
+            source.write("remote\(round)", "x")
+            let reply = service.call(["query", .string(service.root), ["since": clock, "fields": ["name"], "sync_timeout": 20_000]])
+            let files = reply["files"]?.elements ?? []
+            #expect(files.contains(.string("mnt/remote\(round)")), "round \(round)")
+            clock = reply["clock"] ?? .null
+        }
+    }
+}
