@@ -13,8 +13,14 @@ extension Root {
         if schedule { worker.async { [self] in drain() } }
     }
 
-    /// On the worker: applies everything queued, batch by batch.
+    /// Applies everything queued, batch by batch: on the worker, or on a
+    /// sync's own thread (no hop to the worker), one writer at a time.
     func drain() {
+        writing.withLock { drainWriting() }
+    }
+
+    /// `drain`, with `writing` held.
+    private func drainWriting() {
         while true {
             let events = inbox.withLock { inbox -> [FileEvent] in
                 defer { inbox.events = [] }

@@ -5,18 +5,21 @@ import WatchSources
 extension Root {
     /// Returns once every change made before the call is in the table
     /// (watchman's sync to now), waiting at most `timeout`: the first
-    /// crawl ends, a cookie written into the root (into its VCS
-    /// directory, and into each polled subtree) is reported by the
-    /// watcher, the reader has delivered what it queued before it, and
-    /// the worker has applied all that.
+    /// crawl ends; cookies are written into the root (into its VCS
+    /// directory) and into each polled subtree; the reader delivers what
+    /// the kernel queued before now (the cookies in inotify's part among
+    /// it, and a rename's first half waiting for its second); what was
+    /// delivered is applied, here, without waiting for the worker; then
+    /// each cookie is known seen: inotify's at once, a polled subtree's
+    /// once the poller's pass (which applies with it what it found) has
+    /// met it.
     func sync(timeout: Duration) throws(QueryError) {
         let deadline = DispatchTime.after(timeout)
         guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
         if let reason = unavailableReason { throw QueryError(reason) }
-        let directories = cookieDirectories()
         var written: [(serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)] = []
         defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
-        for directory in directories {
+        for directory in cookieDirectories() {
             let (serial, name) = Cookies.nextName()
             let waiter = DispatchSemaphore(value: 0)
             state.withLock { $0.cookies[serial] = waiter }
@@ -29,13 +32,13 @@ extension Root {
             }
             written.append((serial, name, directory, waiter))
         }
+        FileWatcher.flushReads()
+        drain()
         for cookie in written where cookie.waiter.wait(timeout: deadline) == .timedOut {
             state.withLock { _ = $0.cookies.removeValue(forKey: cookie.serial) }
             throw QueryError(Self.syncTimedOut(timeout))
         }
         if let reason = unavailableReason { throw QueryError(reason) }
-        FileWatcher.flushReads()
-        guard catchUp(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
     }
 
     static func syncTimedOut(_ timeout: Duration) -> String {
@@ -69,16 +72,6 @@ extension Root {
             return state.table[id].exists && state.table[id].isDirectory
         }
         return Set([vcs ?? []]).union(state.polled)
-    }
-
-    /// Waits until the worker has applied everything queued before the call.
-    func catchUp(until deadline: DispatchTime) -> Bool {
-        let done = DispatchSemaphore(value: 0)
-        worker.async { [self] in
-            drain()
-            done.signal()
-        }
-        return done.wait(timeout: deadline) == .success
     }
 
     /// `waitUntilReady` with a deadline.

@@ -59,7 +59,7 @@ extension Root {
     func requestRecrawl(because reason: String) {
         let done = DispatchSemaphore(value: 0)
         worker.async { [self] in
-            if isLive { recrawl(because: reason) }
+            writing.withLock { if isLive { recrawl(because: reason) } }
             done.signal()
         }
         done.wait()

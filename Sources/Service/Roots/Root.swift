@@ -58,6 +58,10 @@ final class Root: Sendable {
     let number: UInt64
     let state: Locked<State>
     let inbox = Locked(Inbox())
+    /// Held by whoever writes the table from what was found (the crawl,
+    /// `drain`): the worker, or a sync catching up on its own thread. Taken
+    /// before `state`, never while holding it.
+    let writing = Lock()
     let worker: DispatchQueue
     let hashes: ContentHashes
     /// The tick after each batch applied (hot, shared: issue 25's subscriptions).
@@ -86,19 +90,22 @@ final class Root: Sendable {
     /// Subscribes to the watcher, then crawls; `waitUntilReady` returns once done.
     func start() {
         worker.async { [self] in
-            subscribe()
-            guard isLive else { return }
-            state.withLock { $0.table.setLogging(false) }
-            walk(from: 0, [])
-            let waiters = state.withLock { state -> [DispatchSemaphore] in
-                state.table.setLogging(true)
-                if state.phase == .crawling { state.phase = .ready }
-                defer { state.readyWaiters = [] }
-                return state.readyWaiters
+            let waiters = writing.withLock { () -> [DispatchSemaphore] in
+                subscribe()
+                guard isLive else { return [] }
+                state.withLock { $0.table.setLogging(false) }
+                walk(from: 0, [])
+                return state.withLock { state -> [DispatchSemaphore] in
+                    state.table.setLogging(true)
+                    if state.phase == .crawling { state.phase = .ready }
+                    defer { state.readyWaiters = [] }
+                    return state.readyWaiters
+                }
             }
             for waiter in waiters { waiter.signal() }
             warmHashes(nil)
             changes.sendNext(state.withLock { $0.table.tick })
+            drain()
         }
     }
 
