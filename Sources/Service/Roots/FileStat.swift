@@ -61,11 +61,11 @@ struct Owners: Sendable {
     private var list: [Owner] = []
     private var indexes: [Owner: UInt16] = [:]
 
-    /// The index of `owner`; past 65,535 distinct triples, the last index
-    /// is shared (its reported owner may then be wrong).
+    /// The index of `owner`; past 16,383 distinct triples (an entry keeps
+    /// 14 bits), the last index is shared (its reported owner may then be wrong).
     mutating func intern(_ owner: Owner) -> UInt16 {
         if let index = indexes[owner] { return index }
-        guard list.count < Int(UInt16.max) else { return UInt16.max - 1 }
+        guard list.count < Int(FileEntry.ownerLimit) else { return FileEntry.ownerLimit - 1 }
         let index = UInt16(list.count)
         list.append(owner)
         indexes[owner] = index

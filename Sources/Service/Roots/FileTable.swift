@@ -162,8 +162,8 @@ struct FileTable: Sendable {
     /// Whether `stat` says anything `entry` does not.
     func differs(_ entry: FileEntry, _ stat: FileStat) -> Bool {
         let owner = owners.owner(entry.owner)
-        return entry.size != stat.size || entry.ino != stat.ino || entry.mtime != stat.mtime || entry.ctime != stat.ctime
-            || entry.nlink != stat.nlink || UInt32(entry.mode) != stat.mode & 0xFFFF
+        return entry.size != FileEntry.kept(stat.size) || entry.ino != FileEntry.kept(stat.ino) || entry.mtime != stat.mtime
+            || entry.ctime != stat.ctime || entry.nlink != min(stat.nlink, 0x00FF_FFFF) || UInt32(entry.mode) != stat.mode & 0xFFFF
             || owner.uid != stat.uid || owner.gid != stat.gid || owner.dev != stat.dev
     }
 }

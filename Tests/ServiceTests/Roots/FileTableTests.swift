@@ -149,3 +149,25 @@ import Testing
         #expect(!table[gone].exists && !table[Self.lookup(table, "d/gone")!].exists)
     }
 }
+
+@Suite struct FileEntryTests {
+    @Test func anEntryIs52BytesAndKeepsItsFields() {
+        #expect(MemoryLayout<FileEntry>.stride == 52)
+        var entry = FileEntry()
+        entry.mtime = -1_234_567_890_123
+        entry.ctime = 1_700_000_000_123_456_789
+        entry.ino = 0xABCD_1234_5678
+        entry.size = 5_000_000_000_000
+        entry.nlink = 65_000
+        entry.nameLength = 255
+        entry.owner = 12_345
+        entry.exists = true
+        entry.seen = true
+        #expect(entry.mtime == -1_234_567_890_123 && entry.ctime == 1_700_000_000_123_456_789)
+        #expect(entry.ino == 0xABCD_1234_5678 && entry.size == 5_000_000_000_000)
+        #expect(entry.nlink == 65_000 && entry.nameLength == 255 && entry.owner == 12_345 && entry.exists && entry.seen)
+        entry.exists = false
+        entry.size = 1
+        #expect(entry.ino == 0xABCD_1234_5678 && entry.size == 1 && !entry.exists && entry.seen && entry.owner == 12_345)
+    }
+}
