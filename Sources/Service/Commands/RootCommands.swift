@@ -1,3 +1,4 @@
+import CGlibcShims
 import WatchmanProtocol
 
 /// The commands about roots: watching (`watch`, `watch-project`,
@@ -37,7 +38,17 @@ public struct RootCommands: ServiceComponent {
     }
 
     public func serverStarted(_ server: WatchmanServer) {
+        Self.tuneAllocator()
         roots.startHousekeeping()
+    }
+
+    /// glibc's allocator, for a long-lived process whose tables grow in
+    /// large blocks: blocks of 64 KiB and more get their own mappings,
+    /// given back when freed (the threshold stays put, instead of rising
+    /// to the largest block freed and leaving later ones in the heap), and
+    /// the worker threads share two arenas rather than one each.
+    static func tuneAllocator() {
+        _ = CGlibcShims_tune_malloc(64 * 1024, 2)
     }
 
     public func serverStopping(_ server: WatchmanServer) {
