@@ -1,38 +1,56 @@
 import Dispatch
 import Glibc
+import Signals
 import WatchSources
 
 extension Root {
     /// Walks the directory entry `id` at `relative` and everything below
     /// it, recording what is there: each directory is listed and its
     /// entries `lstat`ed outside the lock, then applied under it in one
-    /// tick. Returns the ids of the directories walked.
+    /// tick. With `threads` above one, that many threads list directories
+    /// side by side (a crawl spends its time in `lstat`, which cores share
+    /// out well); the table is still written one directory at a time.
+    /// Returns the ids of the directories walked.
     @discardableResult
-    func walk(from id: Int32, _ relative: [UInt8]) -> Set<Int32> {
+    func walk(from id: Int32, _ relative: [UInt8], threads: Int = 1) -> Set<Int32> {
         let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0)) }
-        var walked = Set<Int32>()
-        var stack = [(id: id, relative: relative)]
-        while let directory = stack.popLast(), isLive {
-            let cookies = cookieDirectories.contains(directory.relative)
-            let keep = { (name: UnsafeBufferPointer<UInt8>) in
-                shape.counts(name, in: directory.relative) && !(cookies && Cookies.serial(name) != nil)
+        let queue = Locked(WalkQueue(pending: [(id, relative)]))
+        let work = { @Sendable in
+            while let directory = WalkQueue.take(queue) {
+                let below = self.walkOne(directory, shape: shape, cookieDirectories: cookieDirectories)
+                queue.withLock { $0.done(directory.id, below: below) }
             }
-            guard let listing = DirectoryListing.read(absolute(directory.relative), keep: keep) else { continue }
-            let descends = !shape.isInsideVCS(directory.relative)
-            var below: [(id: Int32, relative: [UInt8])] = []
-            state.withLock { state in
-                state.table.advance(now: Int64(time(nil)))
-                for entry in listing.entries {
-                    listing.withName(entry) { name in
-                        let child = state.table.record(parent: directory.id, name: name, entry.stat).id
-                        if descends, entry.stat.type == .directory { below.append((child, WatchShape.join(directory.relative, name))) }
-                    }
+        }
+        if threads > 1 {
+            DispatchQueue.concurrentPerform(iterations: threads) { _ in work() }
+        } else {
+            work()
+        }
+        return queue.withLock { $0.walked }
+    }
+
+    /// Lists one directory and records what it holds; returns the
+    /// directories found in it to walk next.
+    private func walkOne(_ directory: (id: Int32, relative: [UInt8]), shape: WatchShape,
+                         cookieDirectories: Set<[UInt8]>) -> [(id: Int32, relative: [UInt8])] {
+        guard isLive else { return [] }
+        let cookies = cookieDirectories.contains(directory.relative)
+        let keep = { (name: UnsafeBufferPointer<UInt8>) in
+            shape.counts(name, in: directory.relative) && !(cookies && Cookies.serial(name) != nil)
+        }
+        guard let listing = DirectoryListing.read(absolute(directory.relative), keep: keep) else { return [] }
+        let descends = !shape.isInsideVCS(directory.relative)
+        var below: [(id: Int32, relative: [UInt8])] = []
+        state.withLock { state in
+            state.table.advance(now: Int64(time(nil)))
+            for entry in listing.entries {
+                listing.withName(entry) { name in
+                    let child = state.table.record(parent: directory.id, name: name, entry.stat).id
+                    if descends, entry.stat.type == .directory { below.append((child, WatchShape.join(directory.relative, name))) }
                 }
             }
-            walked.insert(directory.id)
-            stack.append(contentsOf: below.reversed())
         }
-        return walked
+        return below
     }
 
     /// Crawls the whole tree again, marking what it no longer finds
@@ -47,7 +65,7 @@ extension Root {
             state.recrawlReason = reason
         }
         let rootStat = FileStat.of(Cookies.cPath(path))
-        let walked = walk(from: 0, [])
+        let walked = walk(from: 0, [], threads: Root.crawlThreads)
         state.withLock { state in
             state.table.advance(now: Int64(time(nil)))
             if let rootStat { state.table.recordRoot(rootStat) }
@@ -110,6 +128,9 @@ extension Root {
 }
 
 extension Root {
+    /// Threads a whole crawl lists directories with: one per core, at most four.
+    static let crawlThreads = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
     /// Forgets entries deleted more than `seconds` ago, and the named
     /// cursors from before what was forgotten.
     func ageOut(olderThan seconds: Int64) {
@@ -134,5 +155,44 @@ extension Root {
         }
         let idle = configuration.idleReapAgeSeconds
         return idle > 0 && !kept && now - lastUsed >= idle
+    }
+}
+
+/// The directories a walk has yet to list, shared by the threads walking
+/// (under a lock): depth first, and done once none is left and no thread
+/// is still listing one (which may add more).
+struct WalkQueue: Sendable {
+    var pending: [(id: Int32, relative: [UInt8])]
+    var busy = 0
+    var walked = Set<Int32>()
+
+    init(pending: [(id: Int32, relative: [UInt8])]) {
+        self.pending = pending
+    }
+
+    /// The next directory to list; nil once the walk is over. While
+    /// others list the last directories, waits for what they find.
+    static func take(_ queue: Locked<WalkQueue>) -> (id: Int32, relative: [UInt8])? {
+        while true {
+            enum Step { case work((id: Int32, relative: [UInt8])), wait, over }
+            let step = queue.withLock { queue -> Step in
+                if let next = queue.pending.popLast() {
+                    queue.busy += 1
+                    return .work(next)
+                }
+                return queue.busy > 0 ? .wait : .over
+            }
+            switch step {
+            case .work(let directory): return directory
+            case .over: return nil
+            case .wait: usleep(100)
+            }
+        }
+    }
+
+    mutating func done(_ id: Int32, below: [(id: Int32, relative: [UInt8])]) {
+        busy -= 1
+        walked.insert(id)
+        pending.append(contentsOf: below.reversed())
     }
 }

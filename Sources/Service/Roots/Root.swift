@@ -94,7 +94,7 @@ final class Root: Sendable {
                 subscribe()
                 guard isLive else { return [] }
                 state.withLock { $0.table.setLogging(false) }
-                walk(from: 0, [])
+                walk(from: 0, [], threads: Root.crawlThreads)
                 return state.withLock { state -> [DispatchSemaphore] in
                     state.table.setLogging(true)
                     if state.phase == .crawling { state.phase = .ready }
