@@ -24,8 +24,11 @@ struct ChangePlan: Equatable {
 
     /// Adds one event of the root at `root` (absolute bytes) with `shape`;
     /// a name of this process's cookies is a cookie in `cookieDirectories`
-    /// (relative) only, and a file like any other elsewhere.
-    mutating func add(_ event: FileEvent, root: [UInt8], shape: WatchShape, cookieDirectories: Set<[UInt8]>) {
+    /// (relative), or anywhere while a sync awaits its serial (`awaited`:
+    /// one written into the root because the VCS directory had just
+    /// gone), and a file like any other elsewhere.
+    mutating func add(_ event: FileEvent, root: [UInt8], shape: WatchShape, cookieDirectories: Set<[UInt8]>,
+                      awaited: Set<UInt64> = []) {
         if event.kind == .overflow {
             overflowed = true
             return
@@ -33,7 +36,7 @@ struct ChangePlan: Equatable {
         guard let relative = event.path.withBytes({ Self.relative(Array($0), to: root) }), !relative.isEmpty else { return }
         let name = relative.split(separator: UInt8(ascii: "/")).last.map(Array.init) ?? relative
         let parent = Array(relative.prefix(max(0, relative.count - name.count - 1)))
-        if cookieDirectories.contains(parent), let serial = name.withUnsafeBufferPointer({ Cookies.serial($0) }) {
+        if let serial = name.withUnsafeBufferPointer({ Cookies.serial($0) }), cookieDirectories.contains(parent) || awaited.contains(serial) {
             cookies.append(serial)
             return
         }

@@ -36,9 +36,11 @@ extension Root {
     /// Looks again at what `events` name, applies what was found, and
     /// wakes the syncs whose cookies were among them.
     func process(_ events: [FileEvent]) {
-        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0)) }
+        let (shape, cookieDirectories, awaited) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0), Set($0.cookies.keys)) }
         var plan = ChangePlan()
-        for event in events { plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories) }
+        for event in events {
+            plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories, awaited: awaited)
+        }
         if plan.overflowed {
             recrawl(because: "inotify queue overflowed")
         } else if !plan.looks.isEmpty {

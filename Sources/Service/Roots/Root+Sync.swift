@@ -17,21 +17,9 @@ extension Root {
         let deadline = DispatchTime.after(timeout)
         guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
         if let reason = unavailableReason { throw QueryError(reason) }
-        var written: [(serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)] = []
-        defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
-        for directory in cookieDirectories() {
-            let (serial, name) = Cookies.nextName()
-            let waiter = DispatchSemaphore(value: 0)
-            state.withLock { $0.cookies[serial] = waiter }
-            if let error = Cookies.create(name, in: directory) {
-                state.withLock { _ = $0.cookies.removeValue(forKey: serial) }
-                if directory == path {
-                    throw QueryError("unable to create the sync cookie in \(String(decoding: directory, as: UTF8.self)): \(String(cString: strerror(error)))")
-                }
-                continue
-            }
-            written.append((serial, name, directory, waiter))
-        }
+        let written = try writeCookies()
+        // Cookies go once the answer no longer needs them, off its path.
+        defer { Self.removeLater(written.map { ($0.name, $0.directory) }) }
         FileWatcher.flushReads()
         drain()
         for cookie in written where cookie.waiter.wait(timeout: deadline) == .timedOut {
@@ -41,37 +29,72 @@ extension Root {
         if let reason = unavailableReason { throw QueryError(reason) }
     }
 
+    typealias Cookie = (serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)
+
+    /// Writes a cookie into each cookie directory, each awaited: where the
+    /// table says the VCS directory is, the root itself when that has just
+    /// gone, and each polled subtree that is there.
+    private func writeCookies() throws(QueryError) -> [Cookie] {
+        var written: [Cookie] = []
+        for (index, relative) in cookieDirectories().enumerated() {
+            var directory = absolute(relative)
+            let (serial, name) = Cookies.nextName()
+            let waiter = DispatchSemaphore(value: 0)
+            state.withLock { $0.cookies[serial] = waiter }
+            var error = Cookies.create(name, in: directory)
+            if index == 0, error != nil, !relative.isEmpty {
+                directory = path
+                error = Cookies.create(name, in: directory)
+            }
+            if let error {
+                state.withLock { _ = $0.cookies.removeValue(forKey: serial) }
+                guard index > 0 else {
+                    throw QueryError("unable to create the sync cookie in \(String(decoding: directory, as: UTF8.self)): \(String(cString: strerror(error)))")
+                }
+                continue
+            }
+            written.append((serial, name, directory, waiter))
+        }
+        return written
+    }
+
+    private static func removeLater(_ cookies: [(name: [UInt8], directory: [UInt8])]) {
+        guard !cookies.isEmpty else { return }
+        DispatchQueue.global(qos: .utility).async {
+            for (name, directory) in cookies { Cookies.remove(name, in: directory) }
+        }
+    }
+
     static func syncTimedOut(_ timeout: Duration) -> String {
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         return "syncToNow: timed out waiting for cookie file to be observed by watcher within \(milliseconds) milliseconds"
     }
 
-    /// Where cookies go: the first version-control directory the root
-    /// has (else the root itself), and each polled subtree that exists.
+    /// Where cookies go (relative; the first is the root's own): the
+    /// first version-control directory the table holds (else the root),
+    /// then each polled subtree.
     func cookieDirectories() -> [[UInt8]] {
-        let (shape, polled, vcsOrder) = state.withLock { ($0.shape, $0.polled, $0.configuration.ignoreVCS) }
-        var directories: [[UInt8]] = []
-        let vcs = vcsOrder.first { name in
-            shape.vcs.contains(name) && FileStat.of(Cookies.cPath(absolute(name)))?.type == .directory
+        let directories = state.withLock { state -> [[UInt8]] in
+            let main = Self.cookieDirectory(of: state)
+            return [main] + state.polled.filter { !$0.isEmpty && $0 != main }.sorted { $0.lexicographicallyPrecedes($1) }
         }
-        directories.append(vcs.map(absolute) ?? path)
-        for subtree in polled.sorted(by: { $0.lexicographicallyPrecedes($1) }) where !subtree.isEmpty {
-            let directory = absolute(subtree)
-            if FileStat.of(Cookies.cPath(directory))?.type == .directory { directories.append(directory) }
-        }
-        return directories
+        return [directories[0]] + directories.dropFirst().filter { FileStat.of(Cookies.cPath(absolute($0)))?.type == .directory }
     }
 
     /// Where this process's cookies are cookies rather than files
     /// (relative): the first version-control directory the table holds
     /// (else the root), and each polled subtree.
     static func cookieDirectories(of state: State) -> Set<[UInt8]> {
-        let vcs = state.configuration.ignoreVCS.first { name in
+        Set([cookieDirectory(of: state)]).union(state.polled)
+    }
+
+    /// The first version-control directory the table holds, else the root (relative).
+    static func cookieDirectory(of state: State) -> [UInt8] {
+        state.configuration.ignoreVCS.first { name in
             guard state.shape.vcs.contains(name),
                   let id = name.withUnsafeBufferPointer({ state.table.lookup(path: $0) }) else { return false }
             return state.table[id].exists && state.table[id].isDirectory
-        }
-        return Set([vcs ?? []]).union(state.polled)
+        } ?? []
     }
 
     /// `waitUntilReady` with a deadline.
