@@ -7,8 +7,24 @@ extension Root {
     func receive(_ events: [FileEvent]) {
         let schedule = inbox.withLock { inbox -> Bool in
             inbox.events.append(contentsOf: events)
-            defer { inbox.scheduled = true }
-            return !inbox.scheduled
+            guard !inbox.scheduled, inbox.syncing == 0 else { return false }
+            inbox.scheduled = true
+            return true
+        }
+        if schedule { worker.async { [self] in drain() } }
+    }
+
+    /// Runs `body` (a sync reading the reader's queue and draining it)
+    /// without waking the worker for events it applies itself; wakes it
+    /// afterwards for any that came too late.
+    func drainingHere(_ body: () -> Void) {
+        inbox.withLock { $0.syncing += 1 }
+        body()
+        let schedule = inbox.withLock { inbox -> Bool in
+            inbox.syncing -= 1
+            guard !inbox.events.isEmpty, !inbox.scheduled, inbox.syncing == 0 else { return false }
+            inbox.scheduled = true
+            return true
         }
         if schedule { worker.async { [self] in drain() } }
     }

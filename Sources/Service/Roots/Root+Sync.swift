@@ -20,8 +20,10 @@ extension Root {
         let written = try writeCookies()
         // Cookies go once the answer no longer needs them, off its path.
         defer { Self.removeLater(written.map { ($0.name, $0.directory) }) }
-        FileWatcher.flushReads()
-        drain()
+        drainingHere {
+            FileWatcher.flushReads()
+            drain()
+        }
         for cookie in written where cookie.waiter.wait(timeout: deadline) == .timedOut {
             state.withLock { _ = $0.cookies.removeValue(forKey: cookie.serial) }
             throw QueryError(Self.syncTimedOut(timeout))

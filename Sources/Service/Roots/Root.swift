@@ -71,7 +71,11 @@ final class Root: Sendable {
 
     struct Inbox: Sendable {
         var events: [FileEvent] = []
+        /// A drain is queued on the worker (or running there).
         var scheduled = false
+        /// Syncs about to drain on their own threads: the worker is not
+        /// woken for what they will apply anyway.
+        var syncing = 0
     }
 
     init(path: [UInt8], number: UInt64, configuration: RootConfiguration, rootStat: FileStat,
