@@ -31,21 +31,31 @@ extension Root {
 
     /// Applies everything queued, batch by batch: on the worker, or on a
     /// sync's own thread (no hop to the worker), one writer at a time.
+    /// Then, with no lock held, tells `changes` the tick reached (what
+    /// subscriptions run their queries on), and lets the root go if its
+    /// clock ran out of ticks (a new instance: clients watch again and get
+    /// one fresh answer, rather than a clock that wrapped).
     func drain() {
-        writing.withLock { drainWriting() }
+        let (applied, exhausted) = writing.withLock { drainWriting() }
+        guard applied else { return }
+        changes.sendNext(state.withLock { $0.table.tick })
+        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
     }
 
-    /// `drain`, with `writing` held.
-    private func drainWriting() {
+    /// `drain`, with `writing` held: whether anything was applied, and
+    /// whether the clock is exhausted.
+    private func drainWriting() -> (applied: Bool, exhausted: Bool) {
+        var applied = false
         while true {
             let events = inbox.withLock { inbox -> [FileEvent] in
                 defer { inbox.events = [] }
                 if inbox.events.isEmpty { inbox.scheduled = false }
                 return inbox.events
             }
-            guard !events.isEmpty else { return }
+            guard !events.isEmpty else { return (applied, state.withLock { $0.table.isExhausted }) }
             guard isLive else { continue }
             process(events)
+            applied = true
         }
     }
 
@@ -72,11 +82,6 @@ extension Root {
             }
             for waiter in waiters { waiter.signal() }
         }
-        let (tick, exhausted) = state.withLock { ($0.table.tick, $0.table.isExhausted) }
-        changes.sendNext(tick)
-        // After four billion ticks the root starts over as a new instance
-        // (clients watch again and get one fresh answer), not a wrapped clock.
-        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
     }
 
     /// `lstat`s each look outside the lock, applies what was found, walks

@@ -78,6 +78,7 @@ extension Root {
         let done = DispatchSemaphore(value: 0)
         worker.async { [self] in
             writing.withLock { if isLive { recrawl(because: reason) } }
+            if isLive { changes.sendNext(state.withLock { $0.table.tick }) }
             done.signal()
         }
         done.wait()
