@@ -17,7 +17,7 @@ let table: FileTable = {
     let names = ["a", "a/b.c", "a/.hidden", "a/deep", "a/deep/x.TXT", "b", "ß.md", "link", "empty"]
     for (index, path) in names.enumerated() {
         let parent = ids[path.split(separator: "/").dropLast().joined(separator: "/")] ?? 0
-        let name = Array(path.split(separator: "/").last.map(String.init) ?? path)
+        let name = path.split(separator: "/").last.map(String.init) ?? path
         let mode = ["a", "a/deep"].contains(path) ? UInt32(S_IFDIR) | 0o755 : (path == "link" ? UInt32(S_IFLNK) | 0o777 : UInt32(S_IFREG) | 0o644)
         let stat = FileStat(size: Int64(index * 7), ino: UInt64(index + 2), mode: mode, mtime: Int64(index) * 1_000_000_000)
         ids[path] = Array(name.utf8).withUnsafeBufferPointer { table.record(parent: parent, name: $0, stat).id }
