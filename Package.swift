@@ -42,6 +42,9 @@ let package = Package(
             pkgConfig: "libpcre2-8",
             providers: [.apt(["libpcre2-dev"])]
         ),
+        // The commit and toolchain a build records (`rwatch --version`, the
+        // recipe toolchain check), from a header the Makefile writes.
+        .target(name: "CBuildInfo"),
         .target(
             name: "WatchSources",
             dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
@@ -67,6 +70,7 @@ let package = Package(
             dependencies: [
                 "RecipeKit",
                 "Service",
+                "CBuildInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -76,10 +80,10 @@ let package = Package(
             // unusable as a dependency.
             swiftSettings: strict
         ),
-        // Test helper only (not a product): a process running the supervisor,
+        // Test helper only (not a product): a process running ProcessSupervisor,
         // for WatchSourcesTests to send SIGTERM to.
         .executableTarget(
-            name: "SupervisorProbe",
+            name: "ProcessProbe",
             dependencies: ["WatchSources", "Signals", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),

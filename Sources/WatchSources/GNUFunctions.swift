@@ -30,15 +30,6 @@ package enum GNUFunctions {
     /// `memrchr(3)` (`LineSplitter`'s search for a line's start).
     static let memrchr: Memrchr = CGlibcShims_memrchr
 
-    /// Adds "close every descriptor from `lowest` up" to the
-    /// `posix_spawn_file_actions_t` at `actions` where glibc can (2.34+);
-    /// returns false where it cannot. (A raw pointer: the C type seen
-    /// through this module's shims cannot appear in a package signature.)
-    package static func closeFrom(_ lowest: Int32, in actions: UnsafeMutableRawPointer) -> Bool {
-        guard let addClosefrom else { return false }
-        return addClosefrom(actions.assumingMemoryBound(to: posix_spawn_file_actions_t.self), lowest) == 0
-    }
-
     /// A pipe whose both ends are close-on-exec, so no other child inherits
     /// them. Returns `(read, write)`.
     package static func makePipe() throws(PipeFailure) -> (read: Int32, write: Int32) {

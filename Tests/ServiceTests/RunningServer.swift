@@ -47,13 +47,17 @@ final class RunningServer: @unchecked Sendable {
 struct TestCommands: ServiceComponent {
     /// Released by the test to let `test-wait` answer.
     let gate = DispatchSemaphore(value: 0)
+    /// Signalled when `test-wait` has begun to wait.
+    let waiting = DispatchSemaphore(value: 0)
     /// Signalled when `test-flood` has pushed all it could.
     let flooded = DispatchSemaphore(value: 0)
 
     func register(in table: inout CommandTable) {
         let gate = gate
+        let waiting = waiting
         let flooded = flooded
         table.register("test-wait") { _, _ in
+            waiting.signal()
             gate.wait()
             return ["waited": true]
         }

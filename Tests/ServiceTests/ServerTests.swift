@@ -82,6 +82,26 @@ import WatchmanProtocol
         #expect(waiting.receive()?.value["waited"] == true)
     }
 
+    @Test func aClientGoneWhileItsHandlerRunsDoesNotSpinTheLoop() throws {
+        let commands = TestCommands()
+        let running = try RunningServer([commands])
+        defer { running.stop() }
+        do {
+            let gone = running.connect()
+            gone.send(["test-wait"])
+            commands.waiting.wait()
+        }  // closed here, its handler still waiting
+        let other = running.connect()
+        #expect(other.request(["get-pid"]) != nil)  // by now its hang-up was read
+        let before = running.server.loopRounds
+        let trips = 20
+        for _ in 0..<trips { #expect(other.request(["get-pid"]) != nil) }
+        // A few rounds per request; a loop woken by the hung-up socket
+        // without end makes hundreds meanwhile.
+        #expect(running.server.loopRounds - before < trips * 6, "\(running.server.loopRounds - before) rounds")
+        commands.gate.signal()
+    }
+
     @Test func aClientThatReadsNothingIsRefusedPushesPastTheBoundAndOthersGoOn() throws {
         let commands = TestCommands()
         let running = try RunningServer([commands], queueLimit: 4 << 20)

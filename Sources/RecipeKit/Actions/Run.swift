@@ -16,6 +16,8 @@ extension Signal where Value: RunTrigger {
     /// Upstream completion completes it after the last run (and the pending
     /// one) has ended; an upstream error passes through at once. Disposing
     /// stops the running command's process group.
+    // (Same shape as the `[CommandWord]` overload below, on purpose: this
+    // one only turns text into words and hands them over.)
     public func run(
         _ arguments: [String],
         onBusy: OnBusy = .queue,

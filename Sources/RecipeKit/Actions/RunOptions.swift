@@ -1,16 +1,24 @@
 import Glibc
 
 /// How a `run` action starts its command and what it tells the user.
+///
+/// How the process is started and stopped is a `ProcessOptions`
+/// (`process`), handed to `ProcessSource` as it is. Its fields read and
+/// set as the run's own, under the same names: `options.shell`,
+/// `stopSignal`, `stopTimeout`, `environment`, `workingDirectory`,
+/// `interactive` (documented there). The rest is the run's own.
+///
+///     var options = RunOptions(name: "server", stopTimeout: .seconds(2))
+///     options.environment["PORT"] = "8080"      // options.process.environment
+@dynamicMemberLookup
 public struct RunOptions: Sendable {
+    /// How the command's process is started and stopped. Its
+    /// `captureOutput` follows `outputPrefix`, and the changed paths are
+    /// added to its `environmentBytes`, at each run.
+    public var process: ProcessOptions
     /// A name for the step in status lines and `RunResult.summary`
     /// (default: the program's name).
     public var name: String?
-    /// Run `[shell, "-c", arguments joined by spaces]` instead of argv.
-    public var shell: String?
-    /// Sent to the process group to stop it (restart, Ctrl-C).
-    public var stopSignal: Int32 = SIGTERM
-    /// How long the group gets to exit after `stopSignal`, before SIGKILL.
-    public var stopTimeout: Duration = .seconds(5)
     /// Stop a run that takes longer than this (`stopSignal`, then SIGKILL
     /// after `stopTimeout`); its status line says it timed out. Nil: no limit.
     public var timeout: Duration?
@@ -30,19 +38,6 @@ public struct RunOptions: Sendable {
     public var notify: NotifyWhen?
     /// Ring the terminal bell when a run ends (`--bell`).
     public var bell = false
-    /// Extra environment variables for the command.
-    public var environment: [String: String] = [:]
-    /// The command's working directory; nil keeps rwatch's.
-    public var workingDirectory: String?
-    /// Give the command the terminal while it runs, when rwatch has one: it
-    /// runs in the terminal's foreground process group with the terminal as
-    /// stdin (prompts, REPLs, `pytest --pdb`; Ctrl-C and Ctrl-Z reach it),
-    /// and rwatch takes the terminal back when it ends or stops. Off, its
-    /// stdin is `/dev/null` and rwatch keeps the keyboard. In a recipe with
-    /// pipelines running side by side, mark at most one: only one command
-    /// can hold the terminal at a time (another runs without it meanwhile).
-    /// `rwatch -- COMMAND` sets it unless `-I`.
-    public var interactive = false
 
     /// Options with the defaults above; every field can be set here.
     public init(
@@ -51,10 +46,9 @@ public struct RunOptions: Sendable {
         printEvents: Bool = false, notify: NotifyWhen? = nil, bell: Bool = false,
         environment: [String: String] = [:], workingDirectory: String? = nil, interactive: Bool = false
     ) {
+        process = ProcessOptions(environment: environment, workingDirectory: workingDirectory, shell: shell,
+                                 stopSignal: stopSignal, stopTimeout: stopTimeout, interactive: interactive)
         self.name = name
-        self.shell = shell
-        self.stopSignal = stopSignal
-        self.stopTimeout = stopTimeout
         self.timeout = timeout
         self.outputPrefix = outputPrefix
         self.clear = clear
@@ -62,9 +56,13 @@ public struct RunOptions: Sendable {
         self.printEvents = printEvents
         self.notify = notify
         self.bell = bell
-        self.environment = environment
-        self.workingDirectory = workingDirectory
-        self.interactive = interactive
+    }
+
+    /// A field of `process`, read and set as the run's own
+    /// (`options.stopTimeout` is `options.process.stopTimeout`).
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ProcessOptions, Value>) -> Value {
+        get { process[keyPath: field] }
+        set { process[keyPath: field] = newValue }
     }
 }
 

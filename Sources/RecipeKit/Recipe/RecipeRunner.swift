@@ -60,10 +60,10 @@ public enum RecipeRunner {
     }
 
     /// The entry point of a compiled recipe binary: runs and exits with
-    /// `run(_:)`'s status. Under a supervising rwatch, first takes its
-    /// place beside it (`Supervision`).
+    /// `run(_:)`'s status. Under a hosting rwatch, first takes its place
+    /// beside it (`HostedRecipe`).
     public static func main(_ recipe: Recipe) -> Never {
-        Supervision.adopt()
+        HostedRecipe.join()
         ProcessSupervisor.exit(run(recipe))
     }
 }

@@ -57,9 +57,13 @@ struct ServerLoop {
             if connection.machine.wantsInput && !server.isStopping { events |= POLLIN }
             if connection.client.queuedBytes > 0 { events |= POLLOUT }
             ids.append(id)
-            fds.append(pollfd(fd: connection.fd, events: Int16(events), revents: 0))
+            // Nothing wanted: left out (a negative fd), or a client that hung
+            // up while its handler runs would report POLLHUP without end and
+            // spin the loop until the handler is done.
+            fds.append(pollfd(fd: events == 0 ? -1 : connection.fd, events: Int16(events), revents: 0))
         }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
+        server.rounds.add(1, ordering: .relaxed)
         guard ready >= 0 else { return }  // EINTR
         if fds[0].revents != 0 {
             wake.drain()

@@ -26,6 +26,10 @@ public final class WatchmanServer: Sendable {
     /// Clients whose handler finished, for the loop to go on with.
     private let finished = Locked<[Int]>([])
     private let nextClientID = Atomic<Int>(1)
+    /// How many times the loop has woken from `poll`: what tests read to
+    /// see that an idle service does not spin.
+    package var loopRounds: Int { rounds.load(ordering: .relaxed) }
+    let rounds = Atomic<Int>(0)
 
     /// A server for `configuration` with `components`' commands (by default
     /// every part of `rwatch serve`). Opens the log file; listens only in `serve`.

@@ -1,10 +1,10 @@
 internal import CGlibcShims
 
 /// Two `prctl(2)` settings that tie processes' lives together, for a
-/// supervising rwatch and the recipe it runs.
+/// hosting rwatch and the recipe it runs.
 public enum ProcessControl {
     /// Asks the kernel to send `signal` to this process when the thread
-    /// that started it ends (the supervising rwatch dying, even by
+    /// that started it ends (the hosting rwatch dying, even by
     /// SIGKILL). Returns false when the kernel refused.
     @discardableResult
     public static func signalWhenParentDies(_ signal: Int32) -> Bool {

@@ -4,73 +4,113 @@ import Signals
 import Glibc
 #endif
 
-/// The one owner of a spawned command's life: it starts it as the leader of
-/// a new process group, stops the group, reaps the leader, and says when
-/// every member is gone. Nothing else signals, waits for or reaps a child.
+/// The one owner of a child process's life: it starts it (as the leader of
+/// a new process group, or in rwatch's own), stops it, reaps it, and says
+/// when it is gone. Nothing else signals, waits for or reaps a child; an
+/// orphan that came to rwatch as the subreaper is adopted by one too.
 ///
 /// A life thread blocks in `waitid(…, WNOWAIT)` for the leader's exit and
 /// leaves it a zombie until the end: the unreaped leader keeps its pid, and
-/// so the group id, reserved, so every signal sent to the group (always
-/// under the state lock, and never after `reaped` is set) reaches members of
+/// so its group id, reserved, so every signal sent to the group (always
+/// under the state lock, and never once it is reaped) reaches members of
 /// this group and never a stranger that reused the number.
 ///
 /// Stopping: `stopSignal` (and SIGCONT, so that a stopped group can act on
-/// it) to the whole group, SIGKILL to whatever is left after `gracePeriod`.
+/// it) to the whole group, SIGKILL to whatever is left after `stopTimeout`.
 /// A leader that exits on its own gets the same for members it left behind.
 /// The group is *gone* once no member runs (zombies of orphans do not count:
 /// they run nothing, and init may never reap them) and the leader is reaped.
 final class ProcessGroup: Sendable {
-    /// The leader's pid, which is also the group id.
+    /// Where the owner's signals go.
+    enum Target: Equatable {
+        /// The whole process group with this id.
+        case group(pid_t)
+        /// The process alone: it is in rwatch's own group.
+        case process(pid_t)
+    }
+
+    /// The process owned, started or adopted: the group's leader, or the
+    /// member that keeps an adopted group's id reserved. It is reaped last.
     let id: pid_t
-    private let stopSignal: Int32
-    private let gracePeriod: Duration
-    private let onGone: @Sendable (ProcessGroup) -> Void
-    private let handle: ProcessHandle?
-    /// Whether the group was given the terminal (`ProcessOptions.terminal`).
+    let target: Target
+    let stopSignal: Int32
+    let stopTimeout: Duration
+    let handle: ProcessHandle?
+    let onGone: @Sendable (ProcessGroup) -> Void
+    /// Whether the group was given the terminal (`ProcessOptions.interactive`).
     let holdsTerminal: Bool
     private let state = Locked(State())
     /// Left once the group is gone.
-    private let gone = DispatchGroup()
+    let gone = DispatchGroup()
     /// Wakes the wait for leftovers when SIGKILL was sent early.
-    private let hurry = DispatchSemaphore(value: 0)
+    let hurry = DispatchSemaphore(value: 0)
 
-    private struct State {
-        var leaderExit: ExitStatus?
-        /// `stop()` or `kill()` was called: the group ends because we asked.
-        var stopRequested = false
-        /// When SIGKILL is due, once a stop has begun (asked or for leftovers).
-        var killDeadline: ContinuousClock.Instant?
-        /// Set just before the leader is reaped: no signal goes out after.
-        var reaped = false
-        /// Set once the group is gone and its handle knows it.
-        var finished = false
+    /// The group's life: the one place that says whether a stop was asked
+    /// for, how it ended, and whether it is gone.
+    struct State {
+        enum Phase {
+            case running
+            /// The leader exited; members it left behind may still run.
+            case leaderExited(ExitStatus)
+            /// The leader is being reaped: no signal goes out any more.
+            case reaped(ExitStatus)
+            /// Every member ended, the leader reaped, its handle told.
+            case gone(ExitStatus)
+        }
+
+        /// The stop sequence, once begun: asked for (`stop()`, `kill()`) or
+        /// for members the leader left behind; SIGKILL is due at `killAt`.
+        struct Stop {
+            var asked: Bool
+            var killAt: ContinuousClock.Instant
+        }
+
+        var phase = Phase.running
+        var stop: Stop?
+
+        /// Whether signals may go out: the leader is not reaped yet.
+        var canSignal: Bool {
+            switch phase {
+            case .running, .leaderExited: true
+            case .reaped, .gone: false
+            }
+        }
+
+        var leaderExit: ExitStatus? {
+            switch phase {
+            case .running: nil
+            case .leaderExited(let status), .reaped(let status), .gone(let status): status
+            }
+        }
     }
 
-    private init(id: pid_t, options: ProcessOptions, handle: ProcessHandle?, holdsTerminal: Bool, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
+    init(id: pid_t, target: Target, stopSignal: Int32, stopTimeout: Duration, handle: ProcessHandle?,
+         holdsTerminal: Bool, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
         self.id = id
-        self.holdsTerminal = holdsTerminal
-        stopSignal = options.stopSignal
-        gracePeriod = options.gracePeriod
+        self.target = target
+        self.stopSignal = stopSignal
+        self.stopTimeout = stopTimeout
         self.handle = handle
+        self.holdsTerminal = holdsTerminal
         self.onGone = onGone
         gone.enter()
     }
 
-    /// Spawns `arguments` as the leader of a new group, attaches it to
-    /// `handle`, and starts watching it. `onGone` runs on the life thread
-    /// once the group is gone (and `handle` knows it). Throws a
-    /// `ProcessError` naming the command when it cannot start, or when
-    /// rwatch is stopping (`ProcessSupervisor`).
+    /// Spawns `arguments` as `options` say, attaches it to `handle`, and
+    /// starts watching it. `onGone` runs on the life thread once the group
+    /// is gone (and `handle` knows it). Throws a `ProcessError` naming the
+    /// command when it cannot start, or when rwatch is stopping
+    /// (`ProcessSupervisor`).
     static func start(
         _ arguments: [CommandWord], options: ProcessOptions, handle: ProcessHandle?,
         onGone: @escaping @Sendable (ProcessGroup) -> Void
     ) throws(ProcessError) -> (group: ProcessGroup, child: ProcessLauncher.Child) {
+        let command = { ProcessLauncher.argv(arguments, options).first?.text ?? "" }
         guard ProcessSupervisor.beginSpawn() else {
-            let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
-            throw ProcessError(command: command, reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping")
+            throw ProcessError(command: command(), reason: .spawnFailed(ECANCELED), detail: "rwatch is stopping")
         }
         handle?.spawnBegins()
-        let terminal = options.terminal && ControllingTerminal.reserve()
+        let terminal = options.interactive && options.grouping == .newGroup && ControllingTerminal.reserve()
         let child: ProcessLauncher.Child
         do {
             child = try ProcessLauncher.spawn(arguments, options: options, withTerminal: terminal)
@@ -81,16 +121,15 @@ final class ProcessGroup: Sendable {
             throw error
         }
         if terminal { ControllingTerminal.handedOver(to: child.pid) }
-        let group = ProcessGroup(id: child.pid, options: options, handle: handle, holdsTerminal: terminal, onGone: onGone)
+        let target = options.grouping == .newGroup ? Target.group(child.pid) : .process(child.pid)
+        let group = ProcessGroup(id: child.pid, target: target, stopSignal: options.stopSignal, stopTimeout: options.stopTimeout,
+                                 handle: handle, holdsTerminal: terminal, onGone: onGone)
         handle?.attach(group)
         ProcessSupervisor.register(group)
-        if !DetachedThread.start({ group.live() }) {
-            // No thread to watch it: end it here, and say so.
+        guard group.startLife() else {
+            // No thread to watch it: it was ended here; say so.
             for fd in [child.stdout, child.stderr] where fd >= 0 { close(fd) }
-            group.kill()
-            group.live()
-            let command = ProcessLauncher.argv(arguments, options).first?.text ?? ""
-            throw ProcessError(command: command, reason: .spawnFailed(EAGAIN), detail: "no thread available to watch it")
+            throw ProcessError(command: command(), reason: .spawnFailed(EAGAIN), detail: "no thread available to watch it")
         }
         return (group, child)
     }
@@ -98,29 +137,40 @@ final class ProcessGroup: Sendable {
     /// The leader's status, once it has exited.
     var leaderExit: ExitStatus? { state.withLock { $0.leaderExit } }
 
-    /// Whether `stop()` or `kill()` was called before the group was gone.
-    var wasStopped: Bool { state.withLock { $0.stopRequested } }
-
     /// Whether every member is gone, the leader reaped, and the handle told.
-    var isGone: Bool { state.withLock { $0.finished } }
+    var isGone: Bool {
+        state.withLock { state in
+            if case .gone = state.phase { return true }
+            return false
+        }
+    }
+
+    /// Whether the process is in rwatch's own group: it hears the terminal
+    /// as rwatch does, and its starter stops it (`ProcessSupervisor`'s
+    /// broadcasts leave it out).
+    var isInRwatchsGroup: Bool {
+        if case .process = target { return true }
+        return false
+    }
 
     /// Starts the stop sequence without blocking: the stop signal and
-    /// SIGCONT now, SIGKILL after the grace period. Later calls do nothing.
+    /// SIGCONT now, SIGKILL after `stopTimeout`. Later calls do nothing.
     func stop() {
-        let deadline = ContinuousClock.now + gracePeriod
+        let deadline = ContinuousClock.now + stopTimeout
         let begun = state.withLock { state -> Bool in
-            guard !state.reaped, !state.stopRequested else { return false }
-            state.stopRequested = true
-            if state.killDeadline.map({ deadline < $0 }) ?? true { state.killDeadline = deadline }
-            signalGroup(stopSignal)
-            if stopSignal != SIGKILL && stopSignal != SIGCONT { signalGroup(SIGCONT) }
+            guard state.canSignal, state.stop?.asked != true else { return false }
+            state.stop = State.Stop(asked: true, killAt: min(state.stop?.killAt ?? deadline, deadline))
             return true
         }
         guard begun else { return }
+        // Before the signal: whoever listens hears of the stop before the end it causes.
         handle?.groupStopping()
-        // The grace period runs on a thread of its own: a timer on the
+        state.withLock { state in
+            if state.canSignal { sendStopSignal() }
+        }
+        // The stop timeout runs on a thread of its own: a timer on the
         // Dispatch pool could wait behind blocked workers for ever.
-        let grace = gracePeriod.clampedNanoseconds
+        let grace = stopTimeout.clampedNanoseconds
         let timer: @Sendable () -> Void = { [self] in
             if gone.wait(timeout: .now() + .nanoseconds(grace)) == .timedOut { killIfDue() }
         }
@@ -128,13 +178,17 @@ final class ProcessGroup: Sendable {
     }
 
     /// SIGKILL to the whole group now (a second Ctrl-C): the stop sequence
-    /// without its grace period.
+    /// without its stop timeout.
     func kill() {
+        let first = state.withLock { state -> Bool? in
+            guard state.canSignal else { return nil }
+            defer { state.stop = State.Stop(asked: true, killAt: .now) }
+            return state.stop?.asked != true
+        }
+        guard let first else { return }
+        if first { handle?.groupStopping() }
         state.withLock { state in
-            guard !state.reaped else { return }
-            state.stopRequested = true
-            state.killDeadline = .now
-            signalGroup(SIGKILL)
+            if state.canSignal { signal(SIGKILL) }
         }
         hurry.signal()
     }
@@ -142,8 +196,7 @@ final class ProcessGroup: Sendable {
     /// Sends `number` to the whole group while it has not been reaped.
     func send(_ number: Int32) {
         state.withLock { state in
-            guard !state.reaped else { return }
-            signalGroup(number)
+            if state.canSignal { signal(number) }
         }
     }
 
@@ -158,125 +211,39 @@ final class ProcessGroup: Sendable {
         return gone.wait(timeout: .now() + .nanoseconds(left.clampedNanoseconds)) == .success
     }
 
-    /// Only under the state lock with `reaped` false.
-    private func signalGroup(_ number: Int32) {
-        _ = Glibc.kill(-id, number)
+    // MARK: For the life thread
+
+    /// Runs `body` on the state under its lock.
+    func withState<Result>(_ body: (inout State) -> Result) -> Result {
+        state.withLock(body)
     }
 
-    /// The grace period of a stop is over. (The timer is the deadline: a
+    /// Only under the state lock, while `canSignal`.
+    func signal(_ number: Int32) {
+        switch target {
+        case .group(let pgid): _ = Glibc.kill(-pgid, number)
+        case .process(let pid): _ = Glibc.kill(pid, number)
+        }
+    }
+
+    /// The first step of every stop sequence: the stop signal, and SIGCONT
+    /// so that a stopped member acts on it. Only under the state lock,
+    /// while `canSignal`.
+    func sendStopSignal() {
+        signal(stopSignal)
+        if stopSignal != SIGKILL && stopSignal != SIGCONT { signal(SIGCONT) }
+    }
+
+    /// The stop timeout of a stop is over. (The timer is the deadline: a
     /// second look at a clock could disagree by a hair and skip the kill,
     /// leaving a group that ignores the stop signal running for ever.)
     private func killIfDue() {
         let killed = state.withLock { state -> Bool in
-            guard !state.reaped, state.killDeadline != nil else { return false }
-            state.killDeadline = .now
-            signalGroup(SIGKILL)
+            guard state.canSignal, state.stop != nil else { return false }
+            state.stop?.killAt = .now
+            signal(SIGKILL)
             return true
         }
         if killed { hurry.signal() }
-    }
-
-    /// The life thread: leader's exit (and, for a group holding the
-    /// terminal, its job-control stops), leftovers, reaping.
-    private func live() {
-        var info = siginfo_t()
-        var status = ExitStatus.exited(-1)  // unknown: someone else reaped it
-        let jobControl = holdsTerminal ? WSTOPPED | WCONTINUED : 0
-        while true {
-            if waitid(P_PID, id_t(id), &info, WEXITED | WNOWAIT | jobControl) == 0 {
-                let value = info._sifields._sigchld.si_status
-                if info.si_code == CLD_STOPPED || info.si_code == CLD_CONTINUED {
-                    // Consume the report (WNOWAIT left it waitable; without
-                    // WEXITED this never takes the exit), then act on what was
-                    // consumed: the report looked at may be stale by now (a
-                    // `continued` overtaken by a stop on SIGTTIN, which acted
-                    // on as `continued` was lost, leaving the command stopped).
-                    var consumed = siginfo_t()
-                    if waitid(P_PID, id_t(id), &consumed, WNOHANG | jobControl) == 0, consumed._sifields._sigchld.si_pid == id,
-                       consumed.si_code == CLD_STOPPED {
-                        leaderStopped(by: consumed._sifields._sigchld.si_status)
-                    }
-                    continue
-                }
-                status = info.si_code == CLD_EXITED ? .exited(value) : .signaled(value)
-                break
-            }
-            if errno != EINTR { break }
-        }
-        let askedToStop = state.withLock { state -> Bool in
-            state.leaderExit = status
-            return state.stopRequested
-        }
-        if holdsTerminal {
-            ControllingTerminal.takeBack(from: id)
-            // Ctrl-C typed while the command held the terminal reached only
-            // its group, and so does the hang-up of a closed terminal window
-            // when rwatch leads no session: a command that died of either
-            // means the user wants out, as a shell running a script
-            // concludes (the signal owner stops the rest and exits 130 or 129).
-            if !askedToStop, case .signaled(let number) = status, number == SIGINT || number == SIGHUP {
-                _ = Glibc.kill(getpid(), number)
-            }
-        }
-        stopLeftovers()
-        state.withLock { $0.reaped = true }
-        var raw: Int32 = 0
-        while waitpid(id, &raw, 0) < 0 && errno == EINTR {}
-        ProcessSupervisor.unregister(self)
-        handle?.detach(self)
-        state.withLock { $0.finished = true }
-        gone.leave()
-        onGone(self)
-    }
-
-    /// The leader of a group holding the terminal stopped. Ctrl-Z (SIGTSTP
-    /// to the foreground group) stops rwatch with it, through the signal
-    /// owner; a read or a mode change before the hand-over was complete
-    /// (SIGTTIN, SIGTTOU) is continued now that the terminal is its.
-    private func leaderStopped(by number: Int32) {
-        if number == SIGTTIN || number == SIGTTOU, ControllingTerminal.isWaitingForForeground(id) {
-            // Continued in the background (`bg`), it read the terminal: the
-            // job stops, as a shell's would, so that the shell says so and
-            // its `fg` (which continues only a stopped job) gives it the terminal.
-            _ = Glibc.kill(getpid(), SIGTSTP)
-            return
-        }
-        guard ControllingTerminal.isHeld(by: id) else { return }  // rwatch itself is stopping
-        switch number {
-        case SIGTTIN, SIGTTOU:
-            send(SIGCONT)
-        default:
-            _ = Glibc.kill(getpid(), SIGTSTP)
-        }
-    }
-
-    /// After the leader's exit: waits until no member runs. Members left
-    /// behind by a leader that exited on its own get the stop sequence;
-    /// SIGKILL goes out when the deadline passes (or at once after `kill()`).
-    private func stopLeftovers() {
-        guard ProcessTable.groupIsAlive(id) else { return }
-        let grace = ContinuousClock.now + gracePeriod
-        state.withLock { state in
-            guard state.killDeadline == nil else { return }
-            state.killDeadline = grace
-            signalGroup(stopSignal)
-            if stopSignal != SIGKILL && stopSignal != SIGCONT { signalGroup(SIGCONT) }
-        }
-        var pause = Duration.milliseconds(1)
-        var giveUp: ContinuousClock.Instant?
-        while ProcessTable.groupIsAlive(id) {
-            let now = ContinuousClock.now
-            let deadline = state.withLock { $0.killDeadline } ?? grace
-            if now >= deadline {
-                state.withLock { _ in signalGroup(SIGKILL) }
-                // What SIGKILL cannot end at once (uninterruptible sleep)
-                // is left to the kernel after a second.
-                if let giveUp, now >= giveUp { return }
-                giveUp = giveUp ?? now + .seconds(1)
-            }
-            let wait = min(pause, now < deadline ? now.duration(to: deadline) : pause)
-            _ = hurry.wait(timeout: .now() + .nanoseconds(wait.clampedNanoseconds))
-            pause = min(pause * 2, .milliseconds(25))
-        }
     }
 }

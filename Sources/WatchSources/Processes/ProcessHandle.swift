@@ -18,41 +18,42 @@ import Signals
 /// A handle stays stopped: a run attached to it later (a subscription made
 /// after `stop()`, or a spawn under way at the time) is stopped as it starts.
 /// One handle per run is the usual use; several runs may share one.
+///
+/// It keeps no fact of a group's own: each `ProcessGroup` knows its life;
+/// the handle holds the order it gave (or that a stop from elsewhere gave
+/// its runs) and the groups it reaches.
 public final class ProcessHandle: Sendable {
+    /// What the handle was told to do to its runs, now and later.
+    private enum Order: Comparable {
+        case stop
+        case kill
+    }
+
     private struct State {
+        /// Attached groups not yet gone.
         var groups: [ProcessGroup] = []
-        var stopRequested = false
-        var killRequested = false
+        var order: Order?
         var stopping: [@Sendable () -> Void] = []
     }
 
     private let state = Locked(State())
-    /// Entered for each spawn under way and each attached group not yet gone.
-    private let live = DispatchGroup()
+    /// Entered for each spawn under way, left once its group is attached.
+    private let spawning = DispatchGroup()
 
     /// A handle with no run attached yet.
     public init() {}
 
     /// Stops every run attached, now or later: the stop signal to its whole
-    /// process group (and SIGCONT), then SIGKILL after the grace period.
+    /// process group (and SIGCONT), then SIGKILL after the stop timeout.
     /// Never blocks. Each run still sends `exited` once its group is gone.
     public func stop() {
-        let groups = state.withLock { state -> [ProcessGroup] in
-            state.stopRequested = true
-            return state.groups
-        }
-        for group in groups { group.stop() }
+        for group in give(.stop) { group.stop() }
     }
 
     /// SIGKILL to every attached run's group now, skipping what is left of
-    /// a grace period (a second Ctrl-C). Counts as a stop.
+    /// a stop timeout (a second Ctrl-C). Counts as a stop.
     public func kill() {
-        let groups = state.withLock { state -> [ProcessGroup] in
-            state.stopRequested = true
-            state.killRequested = true
-            return state.groups
-        }
-        for group in groups { group.kill() }
+        for group in give(.kill) { group.kill() }
     }
 
     /// Sends `number` to the process group of every attached run that has
@@ -64,11 +65,13 @@ public final class ProcessHandle: Sendable {
     /// True once `stop()` or `kill()` was called (or an attached group was
     /// stopped by `ProcessSupervisor`): an `exited` that follows is the end
     /// rwatch asked for, not the command's own.
-    public var isStopped: Bool { state.withLock { $0.stopRequested } }
+    public var isStopped: Bool { state.withLock { $0.order != nil } }
 
     /// Runs `body` once each time an attached run begins to stop, whoever
-    /// stopped it (this handle, `ProcessSupervisor` on Ctrl-C): for a
-    /// status line when the stop takes a while.
+    /// stopped it (this handle, `ProcessSupervisor` on Ctrl-C), before the
+    /// stop signal goes out: for a status line when the stop takes a
+    /// while, and for a caller that must know of the stop before the end
+    /// it causes.
     public func onStopping(_ body: @escaping @Sendable () -> Void) {
         state.withLock { $0.stopping.append(body) }
     }
@@ -79,45 +82,63 @@ public final class ProcessHandle: Sendable {
     /// Blocks until every run attached so far (spawns under way included)
     /// is gone: whole group ended, leader reaped.
     public func waitUntilGone() {
-        live.wait()
+        while true {
+            spawning.wait()
+            let groups = state.withLock { $0.groups }
+            if groups.isEmpty { return }
+            for group in groups { group.waitUntilGone() }
+        }
+    }
+
+    /// Records `order` (a kill outranks a stop) and returns the groups to
+    /// give it to.
+    private func give(_ order: Order) -> [ProcessGroup] {
+        state.withLock { state in
+            state.order = max(state.order ?? order, order)
+            return state.groups
+        }
     }
 
     // MARK: For ProcessGroup
 
     /// A spawn for this handle begins: `waitUntilGone` waits for it too.
     func spawnBegins() {
-        live.enter()
+        spawning.enter()
     }
 
     /// The spawn begun with `spawnBegins` failed.
     func spawnFailed() {
-        live.leave()
+        spawning.leave()
     }
 
     /// The spawn begun with `spawnBegins` made `group`; it is stopped at
     /// once when the handle already is.
     func attach(_ group: ProcessGroup) {
-        let (stop, kill) = state.withLock { state -> (Bool, Bool) in
+        let order = state.withLock { state in
             state.groups.append(group)
-            return (state.stopRequested, state.killRequested)
+            return state.order
         }
-        if kill { group.kill() } else if stop { group.stop() }
+        spawning.leave()
+        switch order {
+        case .kill: group.kill()
+        case .stop: group.stop()
+        case nil: break
+        }
     }
 
-    /// `group` began its stop sequence.
+    /// An attached group began its stop sequence, whoever asked: a stop
+    /// from elsewhere (`ProcessSupervisor.stopAll` on Ctrl-C) stops the
+    /// handle too.
     func groupStopping() {
-        for body in state.withLock({ $0.stopping }) { body() }
+        let hooks = state.withLock { state in
+            state.order = state.order ?? .stop
+            return state.stopping
+        }
+        for body in hooks { body() }
     }
 
-    /// `group` is gone. A group stopped
-    /// from elsewhere (`ProcessSupervisor.stopAll` on Ctrl-C) counts as a
-    /// stop of this handle too.
+    /// `group` is gone.
     func detach(_ group: ProcessGroup) {
-        let stopped = group.wasStopped
-        state.withLock { state in
-            state.groups.removeAll { $0 === group }
-            if stopped { state.stopRequested = true }
-        }
-        live.leave()
+        state.withLock { $0.groups.removeAll { $0 === group } }
     }
 }

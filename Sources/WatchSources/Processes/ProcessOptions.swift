@@ -2,8 +2,26 @@
 import Glibc
 #endif
 
-/// How `ProcessSource.run` starts and stops a command.
+/// How a command is started and stopped: the one options type from a
+/// recipe's `RunOptions` (which holds one) to `ProcessLauncher`.
 public struct ProcessOptions: Sendable {
+    /// Where the child's process group is.
+    public enum Grouping: Sendable, Hashable {
+        /// The leader of a new process group (the default): its standard
+        /// input is `/dev/null` (a background group cannot read the
+        /// terminal) unless it is `interactive`; every signal back to its
+        /// default and none blocked; stopping it stops the whole group.
+        case newGroup
+        /// In rwatch's own process group, for a program of rwatch's that
+        /// takes its signals over as rwatch does (a recipe binary): it is in
+        /// the terminal's foreground group whenever rwatch is, so standard
+        /// input is rwatch's own, and it starts with rwatch's blocked
+        /// signals still blocked. Signals reach it alone, and the broadcasts
+        /// of `ProcessSupervisor` (stop all, job control) leave it to its
+        /// starter: it hears the terminal as rwatch does.
+        case sameGroup
+    }
+
     /// Variables added to (or replacing those of) the inherited environment.
     public var environment: [String: String]
     /// Variables whose values are bytes rather than text (paths, which need
@@ -14,10 +32,11 @@ public struct ProcessOptions: Sendable {
     /// `nil` runs the arguments directly (no shell). Otherwise the command
     /// runs as `[shell, "-c", arguments.joined(separator: " ")]`.
     public var shell: String?
-    /// Sent to the whole process group when the subscription is disposed.
+    /// Sent to the whole process group to stop it (a restart, Ctrl-C, a
+    /// disposed subscription), with SIGCONT so that a stopped group acts on it.
     public var stopSignal: Int32
-    /// How long the group gets after `stopSignal` before SIGKILL.
-    public var gracePeriod: Duration
+    /// How long the group gets to exit after `stopSignal`, before SIGKILL.
+    public var stopTimeout: Duration
     /// `true`: standard output and error arrive as `stdout`/`stderr` lines.
     /// `false`: the child writes straight to rwatch's own stdout and stderr.
     public var captureOutput: Bool
@@ -28,7 +47,16 @@ public struct ProcessOptions: Sendable {
     /// group is gone or stops. When rwatch has no terminal, runs in the
     /// background, or another command holds it, stdin is `/dev/null` as
     /// without this.
-    public var terminal = false
+    public var interactive = false
+    /// Where the child's process group is (`newGroup` unless rwatch runs a
+    /// program of its own).
+    public var grouping = Grouping.newGroup
+    /// Descriptors of rwatch handed to the child under other numbers,
+    /// child's number → rwatch's: `[3: listener]` gives `listener` to the
+    /// child as its descriptor 3. Laid over standard input, output and
+    /// error as set up above; every other descriptor of rwatch's is closed
+    /// in the child, whoever forgot close-on-exec.
+    public var descriptors: [Int32: Int32] = [:]
 
     /// Options with the given values; every one has a default.
     public init(
@@ -36,14 +64,42 @@ public struct ProcessOptions: Sendable {
         workingDirectory: String? = nil,
         shell: String? = nil,
         stopSignal: Int32 = SIGTERM,
-        gracePeriod: Duration = .seconds(5),
-        captureOutput: Bool = true
+        stopTimeout: Duration = .seconds(5),
+        captureOutput: Bool = true,
+        interactive: Bool = false
     ) {
         self.environment = environment
         self.workingDirectory = workingDirectory
         self.shell = shell
         self.stopSignal = stopSignal
-        self.gracePeriod = gracePeriod
+        self.stopTimeout = stopTimeout
         self.captureOutput = captureOutput
+        self.interactive = interactive
+    }
+}
+
+extension ProcessOptions {
+    /// The earlier spelling of `init(…stopTimeout:…)`.
+    @available(*, deprecated, renamed: "init(environment:workingDirectory:shell:stopSignal:stopTimeout:captureOutput:interactive:)")
+    public init(
+        environment: [String: String] = [:], workingDirectory: String? = nil, shell: String? = nil,
+        stopSignal: Int32 = SIGTERM, gracePeriod: Duration, captureOutput: Bool = true
+    ) {
+        self.init(environment: environment, workingDirectory: workingDirectory, shell: shell,
+                  stopSignal: stopSignal, stopTimeout: gracePeriod, captureOutput: captureOutput)
+    }
+
+    /// The earlier name of `stopTimeout`.
+    @available(*, deprecated, renamed: "stopTimeout")
+    public var gracePeriod: Duration {
+        get { stopTimeout }
+        set { stopTimeout = newValue }
+    }
+
+    /// The earlier name of `interactive`.
+    @available(*, deprecated, renamed: "interactive")
+    public var terminal: Bool {
+        get { interactive }
+        set { interactive = newValue }
     }
 }

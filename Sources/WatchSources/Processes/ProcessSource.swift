@@ -19,7 +19,7 @@ public enum ProcessSource {
     /// stop sequence at once, so nothing outlives the run.
     ///
     /// Two ways to stop a run, both ending the whole group, grandchildren
-    /// included (the stop signal and SIGCONT, the grace period, SIGKILL):
+    /// included (the stop signal and SIGCONT, the stop timeout, SIGKILL):
     /// `handle.stop()` keeps the events coming and still sends `exited`
     /// (with `handle.isStopped` true); disposing the subscription sends
     /// nothing more. Neither blocks; `handle.waitUntilGone()` and

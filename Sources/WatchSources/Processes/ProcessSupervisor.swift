@@ -4,15 +4,25 @@ import Signals
 import Glibc
 #endif
 
-/// The registry of every live process group started by `ProcessSource`, so
-/// that none outlives rwatch, and the one owner of rwatch's stop and
-/// job-control signals (`takeOverSignals()`).
+/// The registry of every live `ProcessGroup` (the commands `ProcessSource`
+/// started, a recipe binary, adopted orphans), so that none outlives
+/// rwatch, and the one owner of rwatch's stop and job-control signals
+/// (`takeOverSignals()`).
 public enum ProcessSupervisor {
     private struct Registry {
+        /// Every live owner, by the pid of the process it owns.
         var groups: [pid_t: ProcessGroup] = [:]
         /// Set once rwatch is stopping: no new spawn starts, and a group
         /// that registers from then on is stopped at once.
         var closing = false
+        /// Spawns between `beginSpawn` and `register`/`endSpawn`: their
+        /// children exist but are not registered yet.
+        var spawning = 0
+
+        /// The groups the broadcasts reach: not those in rwatch's own
+        /// group, which hear the terminal as rwatch does and are their
+        /// starter's to stop.
+        var ownGroups: [ProcessGroup] { groups.values.filter { !$0.isInRwatchsGroup } }
     }
 
     private static let registry = Locked(Registry())
@@ -40,7 +50,7 @@ public enum ProcessSupervisor {
     ///
     /// What the owner does:
     /// - SIGINT, SIGTERM, SIGHUP: stops every child group (stop signal,
-    ///   grace period, SIGKILL), runs the `onStop` work, exits 128+N. A
+    ///   stop timeout, SIGKILL), runs the `onStop` work, exits 128+N. A
     ///   second SIGINT or SIGTERM while stopping kills every group at once.
     /// - SIGTSTP (Ctrl-Z while rwatch has the terminal): stops every child
     ///   group and then rwatch itself; SIGCONT (`fg`, `bg`) continues both.
@@ -51,7 +61,7 @@ public enum ProcessSupervisor {
     }
 
     /// Hands every later stop signal (SIGINT, SIGTERM, SIGHUP) to `handler`
-    /// instead of stopping rwatch: for a supervisor whose child stops its
+    /// instead of stopping rwatch: for a recipe host whose child stops its
     /// own groups, and which must then clean up and exit itself.
     /// `fromTerminal` is true when the terminal sent the signal to its whole
     /// foreground group (Ctrl-C), false when a process sent it (`kill`).
@@ -85,12 +95,10 @@ public enum ProcessSupervisor {
     @_disfavoredOverload
     public static func exec(_ path: String, _ arguments: [CommandWord]) -> Int32 {
         guard SignalOwner.beginExec() else { return ECANCELED }
-        let argv = arguments.map { word in
-            (word.bytes + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { strdup($0.baseAddress!) } }
-        } + [nil]
-        execv(path, argv)
-        let code = errno
-        argv.forEach { free($0) }
+        let code = CStrings.with(arguments.map(\.bytes)) { argv in
+            execv(path, argv)
+            return errno
+        }
         SignalOwner.endExec()
         return code
     }
@@ -106,12 +114,13 @@ public enum ProcessSupervisor {
     }
 
     /// Stops every live child group now, blocking until each is gone (after
-    /// at most its grace period and a SIGKILL). Spawns under way are waited
-    /// for and stopped too; no new spawn starts after this.
+    /// at most its stop timeout and a SIGKILL). Spawns under way are waited
+    /// for and stopped too; no new spawn starts after this. (A child in
+    /// rwatch's own process group is its starter's to stop.)
     public static func stopAll() {
         registry.withLock { $0.closing = true }
         spawns.wait()
-        let groups = registry.withLock { Array($0.groups.values) }
+        let groups = registry.withLock { $0.ownGroups }
         for group in groups { group.stop() }
         for group in groups { group.waitUntilGone() }
     }
@@ -120,7 +129,7 @@ public enum ProcessSupervisor {
     public static func killAll() {
         let groups = registry.withLock { registry in
             registry.closing = true
-            return Array(registry.groups.values)
+            return registry.ownGroups
         }
         for group in groups { group.kill() }
     }
@@ -128,7 +137,7 @@ public enum ProcessSupervisor {
     /// Sends `number` to every live child group (job control: SIGSTOP when
     /// rwatch stops, SIGCONT when it continues).
     static func signalAll(_ number: Int32) {
-        for group in registry.withLock({ Array($0.groups.values) }) { group.send(number) }
+        for group in registry.withLock({ $0.ownGroups }) { group.send(number) }
     }
 
     /// True once a stop signal began ending rwatch: the signal owner stops
@@ -159,6 +168,7 @@ public enum ProcessSupervisor {
     static func beginSpawn() -> Bool {
         registry.withLock { registry in
             guard !registry.closing else { return false }
+            registry.spawning += 1
             spawns.enter()
             return true
         }
@@ -166,6 +176,7 @@ public enum ProcessSupervisor {
 
     /// A spawn begun with `beginSpawn` failed: nothing to register.
     static func endSpawn() {
+        registry.withLock { $0.spawning -= 1 }
         spawns.leave()
     }
 
@@ -174,10 +185,38 @@ public enum ProcessSupervisor {
     static func register(_ group: ProcessGroup) {
         let closing = registry.withLock { registry in
             registry.groups[group.id] = group
+            registry.spawning -= 1
             return registry.closing
         }
         if closing { group.stop() }
         spawns.leave()
+    }
+
+    /// Registers `group`, the owner of an orphan (`ProcessGroup.adopt`),
+    /// unless its process is owned already or a spawn is under way (whose
+    /// child, not registered yet, may be that process). A group adopted
+    /// while rwatch is stopping is stopped like any other.
+    static func adopt(_ group: ProcessGroup) -> Bool {
+        registry.withLock { registry in
+            guard registry.spawning == 0, registry.groups[group.id] == nil else { return false }
+            registry.groups[group.id] = group
+            return true
+        }
+    }
+
+    /// Reaps `pid`, an ended child of rwatch, unless an owner has it (or a
+    /// spawn is under way: it may be that spawn's, not registered yet).
+    /// True when it was reaped or is no zombie of ours any more.
+    static func reapUnowned(_ pid: pid_t) -> Bool {
+        registry.withLock { registry in
+            guard registry.spawning == 0, registry.groups[pid] == nil else { return false }
+            return ProcessGroup.reapEndedOrphan(pid)
+        }
+    }
+
+    /// The owner of the process `pid`, if one has it.
+    static func owner(of pid: pid_t) -> ProcessGroup? {
+        registry.withLock { $0.groups[pid] }
     }
 
     static func unregister(_ group: ProcessGroup) {

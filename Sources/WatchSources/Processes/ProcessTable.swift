@@ -1,25 +1,28 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Reads `/proc` to learn which processes exist: used to tell when a process
 /// group has emptied (zombies don't count: they run nothing, and orphans
-/// whose init does not reap them would otherwise look alive forever).
-enum ProcessTable {
+/// whose init does not reap them would otherwise look alive forever), and
+/// which children a subreaper was given. The one reader of `/proc/PID/stat`.
+package enum ProcessTable {
     /// One row of `/proc/PID/stat`.
-    struct Entry: Equatable {
-        var pid: pid_t
-        var state: Character
-        var parent: pid_t
-        var group: pid_t
+    package struct Entry: Equatable, Sendable {
+        package var pid: pid_t
+        package var state: Character
+        package var parent: pid_t
+        package var group: pid_t
+        package var session: pid_t
 
         /// Exited but not yet reaped (`Z`), or being torn down (`X`).
-        var isDead: Bool { state == "Z" || state == "X" }
+        package var isDead: Bool { state == "Z" || state == "X" }
     }
 
     /// Every process visible in `/proc`.
     static func entries() -> [Entry] {
-        pids().compactMap(entry)
+        pids(in: "/proc").compactMap(entry)
     }
 
     /// The processes of group `pgid`, zombies included. Only they have
@@ -28,21 +31,37 @@ enum ProcessTable {
     /// process's memory-map lock (9 ms for 142 processes on a loaded
     /// 2-core machine, against 0.4 ms).
     static func members(of pgid: pid_t) -> [Entry] {
-        pids().filter { getpgid($0) == pgid }.compactMap(entry).filter { $0.group == pgid }
+        pids(in: "/proc").filter { getpgid($0) == pgid }.compactMap(entry).filter { $0.group == pgid }
     }
 
-    /// The process ids in `/proc`.
-    private static func pids() -> [pid_t] {
+    /// The children of this process (of any of its threads), zombies
+    /// included: for a subreaper, the orphans it was given too.
+    package static func children() -> [Entry] {
         var result: [pid_t] = []
-        _ = FileSystem.forEachName(in: "/proc") { name, _ in
-            var value: pid_t = 0
-            for byte in name {
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return }
-                value = value * 10 + pid_t(byte - UInt8(ascii: "0"))
-            }
-            if value > 0 { result.append(value) }
+        for thread in pids(in: "/proc/self/task") {
+            guard case .contents(let bytes) = FileSystem.readFile(FilePath("/proc/self/task/\(thread)/children")) else { continue }
+            result += bytes.split(separator: UInt8(ascii: " ")).compactMap { number($0) }
+        }
+        return result.compactMap(entry)
+    }
+
+    /// The numeric names in `directory` (process or thread ids).
+    private static func pids(in directory: String) -> [pid_t] {
+        var result: [pid_t] = []
+        _ = FileSystem.forEachName(in: FilePath(directory)) { name, _ in
+            if let value = number(name) { result.append(value) }
         }
         return result
+    }
+
+    /// `bytes` as a positive decimal number, or nil.
+    private static func number(_ bytes: some Collection<UInt8>) -> pid_t? {
+        var value: pid_t = 0
+        for byte in bytes where byte != UInt8(ascii: "\n") {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), value < pid_t.max / 10 else { return nil }
+            value = value * 10 + pid_t(byte - UInt8(ascii: "0"))
+        }
+        return value > 0 ? value : nil
     }
 
     /// The entry of one process, or `nil` if it does not exist.
@@ -53,15 +72,22 @@ enum ProcessTable {
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = read(fd, &buffer, buffer.count)
         guard count > 0 else { return nil }
-        // "pid (comm) S ppid pgrp …"; comm may hold spaces and parentheses.
-        guard let close = buffer[..<count].lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = buffer[(close + 1)..<count].split(separator: UInt8(ascii: " "), maxSplits: 4)
-        guard fields.count >= 3,
+        return parse(stat: buffer[..<count], pid: pid)
+    }
+
+    /// Parses `PID (COMM) STATE PPID PGRP SESSION …`; the command name may
+    /// hold spaces and parentheses, so fields are counted from the last `)`.
+    package static func parse(stat bytes: some Collection<UInt8>, pid: pid_t) -> Entry? {
+        let bytes = Array(bytes)
+        guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 5)
+        guard fields.count >= 4,
               let state = fields[0].first,
               let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
-              let group = pid_t(String(decoding: fields[2], as: UTF8.self))
+              let group = pid_t(String(decoding: fields[2], as: UTF8.self)),
+              let session = pid_t(String(decoding: fields[3], as: UTF8.self))
         else { return nil }
-        return Entry(pid: pid, state: Character(UnicodeScalar(state)), parent: parent, group: group)
+        return Entry(pid: pid, state: Character(UnicodeScalar(state)), parent: parent, group: group, session: session)
     }
 
     /// Whether any process of group `pgid` is still running (zombies aside).

@@ -38,7 +38,7 @@ enum SignalOwner {
     private static let execFailed = DispatchSemaphore(value: 0)
     /// Work to do on job control, registered by the terminal owner.
     private static let jobControl = Locked<[JobControlHook]>([])
-    /// Set by a supervisor that ends rwatch its own way: stop signals go to it.
+    /// Set by a host (`rwatch run`) or a service that ends rwatch its own way: stop signals go to it.
     private static let stopHandler = Locked<(@Sendable (Int32, Bool) -> Void)?>(nil)
 
     /// A pair of hooks run when rwatch stops itself (Ctrl-Z) and continues.

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Where rwatch's own standard error really goes. Normally descriptor 2.
-/// A recipe run by a supervising rwatch gets a pipe on 2 instead (so that
-/// the supervisor can read a crash report, which the Swift runtime always
+/// A recipe run by a hosting rwatch gets a pipe on 2 instead (so that
+/// the host can read a crash report, which the Swift runtime always
 /// writes to 2) and the real standard error on another descriptor: status
 /// lines, and commands that do not capture their output, use this one, so
 /// that they still see the terminal (colours, `isatty`).

@@ -15,7 +15,7 @@ nonisolated(unsafe) private var previousCrashActions = UnsafeMutablePointer<siga
 /// rwatch's terminal (standard input, when it is one) and who holds it:
 /// rwatch, waiting for a key, or the command it was handed to.
 ///
-/// - A command started with `ProcessOptions.terminal` gets it when rwatch
+/// - A command started with `ProcessOptions.interactive` gets it when rwatch
 ///   is in the terminal's foreground process group and nobody else holds
 ///   it: its group becomes the foreground group (`tcsetpgrp`) and its stdin
 ///   is the terminal. rwatch takes it back, and puts back the modes it found

@@ -10,7 +10,7 @@ import Glibc
 /// Hot and shared: one reader thread while anyone is subscribed. It puts
 /// the terminal in raw mode (no echo, no line editing; Ctrl-C and Ctrl-Z
 /// still signal) only while rwatch holds the terminal and waits for a key,
-/// and reads nothing while a command holds it (`ProcessOptions.terminal`):
+/// and reads nothing while a command holds it (`ProcessOptions.interactive`):
 /// what is typed then is the command's. Nothing is read when standard input
 /// is not a terminal, or while rwatch runs in the background.
 public enum Keyboard {

@@ -9,7 +9,7 @@ struct CheckRecipe: ParsableCommand {
         discussion: "Exit status 0 when it compiles, 2 when it does not."
     )
 
-    @Argument(help: ArgumentHelp("A recipe file or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
+    @Argument(help: ArgumentHelp("A recipe file or a bundled recipe's name.", valueName: "recipe"), completion: RecipeCompletion.kind)
     var recipe: String
 
     func run() throws {

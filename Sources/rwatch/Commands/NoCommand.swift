@@ -20,7 +20,7 @@ enum NoCommand {
         guard let file = ProjectRecipe.find(from: here) else { throw ProjectRecipe.missing(from: here) }
         let root = FileSystem.directory(of: file)
         guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root)): \(Errno(rawValue: errno).description)") }
-        let options = RecipeSupervisor.Options(file: file, verbose: verbose, reloads: true)
-        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: try RecipeCompiler.standard()).run())
+        let options = RecipeHost.Options(file: file, verbose: verbose, reloads: true)
+        ProcessSupervisor.exit(try RecipeHost(options, compiler: try RecipeCompiler.standard()).run())
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// `rwatch completions bash|zsh|fish`: the completion script for a shell,
-/// made from the commands' own description, so it knows every flag.
+/// ArgumentParser's own with rwatch's front (`CompletionScript`), so it
+/// knows every flag.
 struct PrintCompletions: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "completions",
@@ -23,15 +24,6 @@ struct PrintCompletions: ParsableCommand {
     var shell: Shell
 
     func run() throws {
-        print(try Self.script(for: shell), terminator: "")
-    }
-
-    static func script(for shell: Shell) throws -> String {
-        let model = try CompletionModel.current()
-        switch shell {
-        case .bash: return BashCompletion.script(for: model)
-        case .zsh: return ZshCompletion.script(for: model)
-        case .fish: return FishCompletion.script(for: model)
-        }
+        print(try CompletionScript.script(for: shell), terminator: "")
     }
 }

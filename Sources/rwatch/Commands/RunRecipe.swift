@@ -22,7 +22,7 @@ struct RunRecipe: ParsableCommand {
     @Flag(name: .shortAndLong, help: "If the recipe crashes, show the runtime's whole backtrace too.")
     var verbose = false
 
-    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: .shellCommand("rwatch recipes --names"))
+    @Argument(help: ArgumentHelp("A recipe file (FILE.swift) or a bundled recipe's name.", valueName: "recipe"), completion: RecipeCompletion.kind)
     var recipe: String
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("Arguments for the recipe.", valueName: "args"))
@@ -34,7 +34,7 @@ struct RunRecipe: ParsableCommand {
         // The recipe's arguments as typed: a path among them need not be
         // UTF-8. A recipe given by its path reloads when edited; a bundled one does not.
         let reloads = recipe.contains("/") || FileSystem.exists(recipe)
-        let options = RecipeSupervisor.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
-        ProcessSupervisor.exit(try RecipeSupervisor(options, compiler: compiler).run())
+        let options = RecipeHost.Options(file: file, arguments: RawArguments.trailing(arguments), verbose: verbose, reloads: reloads)
+        ProcessSupervisor.exit(try RecipeHost(options, compiler: compiler).run())
     }
 }

@@ -17,6 +17,8 @@ struct Installation {
     /// module built without library evolution loads even its internal
     /// imports.
     var moduleMaps: [String] = []
+    /// True for a build directory's rwatch, false for an installed one.
+    var isBuildTree = false
 
     /// The bundled recipes' directories of the running rwatch, in lookup
     /// order: listing them needs no compiler and no RecipeKit library.
@@ -51,9 +53,10 @@ struct Installation {
                 prefix + "/lib/rwatch/Modules/CSystem/module.modulemap",
             ]),
         ]
-        for (modules, library, maps) in candidates {
+        for (index, (modules, library, maps)) in candidates.enumerated() {
             if FileSystem.exists(modules + "/RecipeKit.swiftmodule"), FileSystem.exists(library + "/libRecipeKit.so") {
-                return Installation(modules: modules, library: library, recipeDirectories: recipes, moduleMaps: maps.filter(FileSystem.exists))
+                return Installation(modules: modules, library: library, recipeDirectories: recipes,
+                                    moduleMaps: maps.filter(FileSystem.exists), isBuildTree: index == 0)
             }
         }
         // Say which part is missing where: a binary built alone (`swift
@@ -74,15 +77,16 @@ struct Installation {
         return nil
     }
 
-    /// `swiftc`: `$SWIFTC`, else the first on `PATH`, else next to the
-    /// toolchain this rwatch was built with.
-    static func compiler() throws -> String {
+    /// `swiftc`: `$SWIFTC`, else the first on `PATH`; a build tree's rwatch
+    /// also tries the toolchain it was built with, where the developer's
+    /// is. An installed rwatch looks no further than the user said: nil.
+    func compiler() -> String? {
         if let explicit = getenv("SWIFTC").map({ String(cString: $0) }), !explicit.isEmpty { return explicit }
         let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
         for dir in path.split(separator: ":") where access("\(dir)/swiftc", X_OK) == 0 {
             return "\(dir)/swiftc"
         }
-        if access("/opt/swift/usr/bin/swiftc", X_OK) == 0 { return "/opt/swift/usr/bin/swiftc" }
-        throw RWatchError("cannot find swiftc to compile the recipe: put the Swift toolchain on PATH or set SWIFTC")
+        if isBuildTree, access("/opt/swift/usr/bin/swiftc", X_OK) == 0 { return "/opt/swift/usr/bin/swiftc" }
+        return nil
     }
 }

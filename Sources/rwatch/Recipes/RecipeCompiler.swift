@@ -25,8 +25,14 @@ struct RecipeCompiler {
 
         """
 
+    /// The running rwatch's installation and cache, and a `swiftc` of the
+    /// version RecipeKit was built with (else the one-line error of
+    /// `Toolchain`).
     static func standard() throws -> RecipeCompiler {
-        RecipeCompiler(installation: try Installation.current(), cache: try RecipeCache.open(), swiftc: try Installation.compiler())
+        let installation = try Installation.current()
+        let cache = try RecipeCache.open()
+        let toolchain = try Toolchain.find(in: installation) { compilerVersion($0, cache: cache) }
+        return RecipeCompiler(installation: installation, cache: cache, swiftc: toolchain.swiftc)
     }
 
     /// A recipe file's text, read once, and where the binary of exactly
@@ -77,7 +83,7 @@ struct RecipeCompiler {
             material += "\(file) \(Self.identity(of: file))\u{0}"
         }
         material += flags.joined(separator: "\u{0}") + "\u{0}"
-        material += Self.compilerVersion(swiftc, cache: cache)
+        material += Self.compilerVersion(swiftc, cache: cache) ?? swiftc
         return SHA256.hex(Array(material.utf8))
     }
 
@@ -150,13 +156,14 @@ struct RecipeCompiler {
     /// (the driver becomes the frontend by `exec`): it is given a scratch
     /// directory of the cache's, removed afterwards, so that nothing is
     /// left in `/tmp`.
-    private static func compilerVersion(_ swiftc: String, cache: RecipeCache) -> String {
+    /// Nil when it gives no answer (only answers are kept).
+    private static func compilerVersion(_ swiftc: String, cache: RecipeCache) -> String? {
         let asked = swiftc + " " + identity(of: swiftc)
         if let known = versions.withLock({ $0[asked] }) { return known }
         let scratch = try? cache.scratch()
-        let version = Spawn.output([swiftc, "--version"], temporaryDirectory: scratch) ?? swiftc
+        let version = Spawn.output([swiftc, "--version"], temporaryDirectory: scratch)
         if let scratch { FileSystem.removeTree(scratch) }
-        versions.withLock { $0[asked] = version }
+        if let version { versions.withLock { $0[asked] = version } }
         return version
     }
 

@@ -13,7 +13,7 @@ import Testing
             Issue.record("busy triggers should wait"); return
         }
         guard case .start(let next) = machine.exited() else { Issue.record("pending run should start"); return }
-        #expect(next.paths == ["/b", "/c"])
+        #expect(next.trigger.paths == ["/b", "/c"])
         guard case .none = machine.exited() else { Issue.record("nothing pending"); return }
     }
 
@@ -23,7 +23,7 @@ import Testing
         guard case .stop = machine.receive(batch("/b")) else { Issue.record("should stop the run"); return }
         guard case .none = machine.receive(batch("/c")) else { Issue.record("already stopping"); return }
         guard case .start(let next) = machine.exited() else { Issue.record("restart after exit"); return }
-        #expect(next.paths == ["/b", "/c"])
+        #expect(next.trigger.paths == ["/b", "/c"])
     }
 
     @Test func restartWhileTheRunIsStillSpawningStopsItAtOnce() {
@@ -32,7 +32,7 @@ import Testing
         _ = machine.receive(batch("/a"))
         guard case .stop = machine.receive(batch("/b")) else { Issue.record("stop at once"); return }
         guard case .start(let next) = machine.exited() else { Issue.record("restart after exit"); return }
-        #expect(next.paths == ["/b"])
+        #expect(next.trigger.paths == ["/b"])
     }
 
     @Test func ignoreDropsBusyTriggers() {
@@ -45,8 +45,48 @@ import Testing
     @Test func signalPolicySignalsTheGroupAndDropsTheTrigger() {
         var machine = RunMachine<ChangeBatch>(policy: .signal(1))
         _ = machine.receive(batch("/a"))
-        guard case .signal(1) = machine.receive(batch("/b")) else { Issue.record("should signal"); return }
+        guard case .signal(_, 1) = machine.receive(batch("/b")) else { Issue.record("should signal"); return }
         guard case .none = machine.exited() else { Issue.record("nothing pending"); return }
+    }
+
+    @Test func aRunTellsWhyRwatchEndedIt() {
+        var machine = RunMachine<ChangeBatch>(policy: .restart)
+        guard case .start(let first) = machine.receive(batch("/a")) else { Issue.record("should start"); return }
+        guard case .stop = machine.receive(batch("/b")) else { Issue.record("should stop"); return }
+        #expect(machine.exited(first) == .stopped(.restart))
+        guard case .start(let second) = machine.next() else { Issue.record("restart after exit"); return }
+        guard case .stop = machine.timedOut(second) else { Issue.record("a timeout stops"); return }
+        #expect(machine.exited(second) == .stopped(.timeout))
+        guard case .none = machine.next() else { Issue.record("nothing pending"); return }
+        guard case .start(let third) = machine.receive(batch("/c")) else { Issue.record("should start"); return }
+        let stopping = machine.stopBegan(third)
+        #expect(stopping && machine.isStopping(third))
+        #expect(machine.exited(third) == .stopped(.elsewhere))
+        guard case .start(let fourth) = machine.receive(batch("/d")) else { Issue.record("should start"); return }
+        #expect(machine.exited(fourth) == .own)
+    }
+
+    @Test func aStaleRunIsNotReportedAndDisposingStopsTheCurrentOne() {
+        var machine = RunMachine<ChangeBatch>(policy: .queue)
+        guard case .start(let run) = machine.receive(batch("/a")) else { Issue.record("should start"); return }
+        guard case .none = machine.timedOut(CommandRun(batch("/x"))) else { Issue.record("not this action's run"); return }
+        let stopped = machine.dispose()
+        #expect(stopped === run)
+        #expect(machine.exited(run) == .stale)
+        guard case .none = machine.receive(batch("/b")), case .none = machine.next() else { Issue.record("disposed"); return }
+    }
+
+    @Test func pausedTriggersAreHeldMergedAndTakenOnResume() {
+        var machine = RunMachine<ChangeBatch>(policy: .queue)
+        machine.pause()
+        guard case .none = machine.receive(batch("/a")), case .none = machine.receive(batch("/b")) else {
+            Issue.record("paused triggers wait"); return
+        }
+        guard case .start = machine.runNow(batch("/now")) else { Issue.record("run now ignores the pause"); return }
+        let held = machine.resume()
+        #expect(held?.paths == ["/a", "/b"])
+        let again = machine.resume()
+        #expect(again == nil)
     }
 
     @Test func completionWaitsForTheRunningAndPendingRuns() {
@@ -56,5 +96,14 @@ import Testing
         guard case .none = machine.completed() else { Issue.record("still running"); return }
         guard case .start = machine.exited() else { Issue.record("pending first"); return }
         guard case .complete = machine.exited() else { Issue.record("then complete"); return }
+    }
+}
+
+extension RunMachine {
+    /// The current run's group is gone: it is reported, then what follows.
+    fileprivate mutating func exited() -> Step {
+        guard let run = current else { return .none }
+        _ = exited(run)
+        return next()
     }
 }

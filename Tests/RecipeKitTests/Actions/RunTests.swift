@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 @testable import RecipeKit
 import Testing
@@ -99,6 +100,25 @@ import TestSupport
         _ = creat(dir.file("go"), 0o600)
         #expect(eventually { count.withLock { $0 } == 2 })
         #expect(dir.read("log") == "/a|/b\n/c|")
+        subscription.dispose()
+    }
+
+    /// A run's end is news from its output reader's thread; the action
+    /// takes it, reports it and starts the queued run on the recipe queue,
+    /// where all its state changes.
+    @Test func resultsAndTheQueuedRunComeFromTheRecipeQueue() {
+        let dir = TemporaryDirectory()
+        defer { dir.remove() }
+        let subject = PublishSubject<ChangeBatch>()
+        let onQueue = Locked<[Bool]>([])
+        let script = "while [ ! -e \"$0/go\" ]; do sleep 0.01; done"
+        let subscription = subject.asSignal().run(["sh", "-c", script, dir.path], options: quiet)
+            .subscribe(onNext: { _ in onQueue.withLock { $0.append(DispatchQueue.getSpecific(key: RecipeQueue.key) == true) } })
+        subject.sendNext(batch(["/a"]))
+        subject.sendNext(batch(["/b"]))
+        _ = creat(dir.file("go"), 0o600)
+        #expect(eventually { onQueue.withLock { $0.count } == 2 })
+        #expect(onQueue.withLock { $0 } == [true, true])
         subscription.dispose()
     }
 }

@@ -15,7 +15,7 @@ import TestSupport
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         // Its own process: here, parallel tests keep the shared reader busy.
-        let run = ProcessRecorder(ProcessSource.run([ProbePath.supervisorProbe, "inotify-kept", dir.path]))
+        let run = ProcessRecorder(ProcessSource.run([ProbePath.processProbe, "inotify-kept", dir.path]))
         #expect(run.waitUntilFinished())
         #expect(run.stdout == ["watching 1", "idle 1", "watching 1", "idle 1"])
     }

@@ -24,7 +24,7 @@ import TestSupport
     }
 
     @Test func aGroupIgnoringTheStopSignalIsKilledAfterTheGracePeriod() {
-        let options = ProcessOptions(gracePeriod: .milliseconds(200))
+        let options = ProcessOptions(stopTimeout: .milliseconds(200))
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "trap '' TERM; sleep 100 & echo ready; wait"], options: options))
         #expect(eventually { run.stdout == ["ready"] })
         let pgid = run.pid ?? -1
@@ -39,13 +39,45 @@ import TestSupport
         defer { removeTree(directory) }
         let marker = directory + "/got-int"
         let script = "trap 'echo int > \"$1\"; exit 0' INT; trap '' TERM; echo ready; while :; do sleep 1; done"
-        let options = ProcessOptions(stopSignal: SIGINT, gracePeriod: .seconds(30))
+        let options = ProcessOptions(stopSignal: SIGINT, stopTimeout: .seconds(30))
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", script, "sh", marker], options: options))
         #expect(eventually { run.stdout == ["ready"] })
         let pgid = run.pid ?? -1
         run.dispose()
         #expect(eventually { groupIsGone(pgid) && !isChildOfThisProcess(pgid) })
         #expect(access(marker, F_OK) == 0)
+    }
+
+    /// `.sameGroup` (a recipe binary): the child stays in this process's
+    /// group and gets the descriptors it is handed under the numbers asked.
+    @Test func aSameGroupChildStaysInOurGroupWithTheDescriptorsHanded() throws {
+        let pipe = try GNUFunctions.makePipe()
+        defer { close(pipe.read) }
+        var options = ProcessOptions()
+        options.grouping = .sameGroup
+        options.descriptors = [3: pipe.write]
+        let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "cut -d' ' -f5 /proc/$$/stat; echo handed >&3"], options: options))
+        close(pipe.write)
+        #expect(run.waitUntilFinished())
+        #expect(run.exit == .exited(0))
+        #expect(run.stdout == ["\(getpgrp())"])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(pipe.read, &buffer, buffer.count)
+        #expect(count > 0 && Array(buffer[..<max(count, 0)]) == Array("handed\n".utf8))
+    }
+
+    /// Stopping a child in our group signals it alone (this process lives
+    /// on), and SIGKILL follows the stop timeout when it ignores SIGTERM.
+    @Test func aSameGroupChildIsStoppedAloneAndKilledAfterItsStopTimeout() {
+        var options = ProcessOptions(stopTimeout: .milliseconds(200))
+        options.grouping = .sameGroup
+        let handle = ProcessHandle()
+        let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "trap '' TERM; echo ready; exec sleep 300"], options: options, handle: handle))
+        #expect(eventually { run.stdout == ["ready"] })
+        handle.stop()
+        #expect(run.waitUntilFinished())
+        #expect(run.exit == .signaled(SIGKILL))
+        #expect(handle.isStopped)
     }
 
     @Test func leftoversAreStoppedWhenTheLeaderExitsOnItsOwn() {

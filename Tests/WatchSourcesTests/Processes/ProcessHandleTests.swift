@@ -68,7 +68,7 @@ import TestSupport
     @Test func killSkipsWhatIsLeftOfTheGracePeriod() {
         let handle = ProcessHandle()
         // The grace period outlasts `eventually`'s deadline: only kill() can end it in time.
-        let options = ProcessOptions(gracePeriod: .seconds(3600))
+        let options = ProcessOptions(stopTimeout: .seconds(3600))
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "trap '' TERM; echo ready; while :; do sleep 1; done"], options: options, handle: handle))
         #expect(eventually { run.stdout == ["ready"] })
         handle.stop()

@@ -7,11 +7,11 @@ import Glibc
 import TestSupport
 
 @Suite struct ProcessSupervisorTests {
-    private var probePath: String { ProbePath.supervisorProbe }
+    private var probePath: String { ProbePath.processProbe }
 
     @Test func sigtermToTheSupervisorStopsEveryChildGroupThenExits143() {
         let probe = probePath
-        #expect(access(probe, X_OK) == 0, "build SupervisorProbe: \(probe)")
+        #expect(access(probe, X_OK) == 0, "build ProcessProbe: \(probe)")
         let run = ProcessRecorder(ProcessSource.run([probe]))
         #expect(eventually { run.stdout.last == "ready" })
         // Children get default signal handling back (SIG_IGN survives exec).
@@ -54,6 +54,19 @@ import TestSupport
         if writer >= 0 { close(writer) }
         #expect(run.waitUntilFinished())
         #expect(run.exit == .exited(128 + SIGTERM))
+    }
+
+    /// An orphan that came to a subreaper (its parent exited, leaving it
+    /// running in a group of its own) is adopted, stopped with its group
+    /// and reaped: nothing of it is left, not even a zombie.
+    @Test func orphansAreStoppedAndReapedByTheirAdopter() throws {
+        let run = ProcessRecorder(ProcessSource.run([probePath, "orphans"]))
+        defer { run.dispose() }
+        #expect(eventually { run.stdout.last?.hasPrefix("swept ") == true }, "\(run.stdout) \(String(describing: run.error))")
+        let orphan = try #require(pid_t(run.stdout.last?.dropFirst(6) ?? ""))
+        #expect(orphan > 0)
+        // Reaped by the probe, which is still running: no such process.
+        #expect(kill(orphan, 0) != 0 && errno == ESRCH)
     }
 
     private func mainThreadIsInPause(_ pid: pid_t) -> Bool {

@@ -132,7 +132,9 @@ import WatchmanProtocol
             }
         }
         #expect(steady.request(["get-pid"])?["pid"] == .int(Int64(server.pid)))
-        #expect(eventually { openFiles(server.pid) == files })
+        // No more than before: a warm-up connection the service had not
+        // yet closed when `files` was counted may close only now.
+        #expect(eventually { openFiles(server.pid) <= files })
         #expect(residentKiB(server.pid) - memory < 16 * 1024)
         #expect(server.interrupt() == 0)
     }

@@ -18,10 +18,13 @@ import RecipeKit
 /// - SIGINT, SIGTERM and SIGHUP stop the recipe (which stops its groups),
 ///   then rwatch exits 128+N; a second one kills the recipe at once.
 ///
-/// rwatch is the subreaper of everything below it, so a process whose
-/// parent died comes to rwatch, and nothing the recipe started (in rwatch's
-/// session) outlives the recipe.
-final class RecipeSupervisor {
+/// The child is a `RecipeChild` (started, stopped and reaped through
+/// `ProcessSource` like every command); `RecipeHostMachine` decides, this
+/// loop acts. rwatch is the subreaper of everything below it, so a process
+/// whose parent died comes to rwatch (`ProcessSupervisor.reapOrphans`,
+/// `stopOrphans`), and nothing the recipe started (in rwatch's session)
+/// outlives the recipe.
+final class RecipeHost {
     struct Options {
         /// The recipe file (absolute).
         var file: String
@@ -33,42 +36,34 @@ final class RecipeSupervisor {
         var reloads = false
     }
 
-    /// How long the old child of a swap gets to stop its groups and exit
-    /// before it is killed.
-    static let swapDeadline: Duration = .seconds(30)
     /// How long what a recipe left behind gets after SIGTERM, before SIGKILL
     /// (a command's default stop timeout).
-    static let leftoverGrace: Duration = .seconds(5)
+    static let leftoverTimeout: Duration = .seconds(5)
 
     private let options: Options
     private let compiler: RecipeCompiler
     private let inbox: SignalInbox
-    /// Readable once the current recipe child has exited.
-    private var exitNotice: ExitNotice?
+    /// Readable once the current recipe child has exited and is reaped.
+    private let ended: WakePipe
     private let reloads: ReloadRequests
     private let watch: (any Disposable)?
     private let clock = ContinuousClock()
-    private var machine: SupervisorMachine
+    private var machine: RecipeHostMachine<RecipeChild>
     private var binary: String
     private var recipeName: String
+    /// The current child's descriptor 2, until it ends (-1 after).
     private var crashOutput: Int32 = -1
     private var filter: CrashOutputFilter
-    private var exitedChild: (pid: pid_t, status: ExitStatus)?
-    /// Stop signals taken while sweeping, for the loop to handle next.
-    private var deferred: [SignalInbox.Arrival] = []
-    private var swapDeadline: ContinuousClock.Instant?
     private var reloadStarted: ContinuousClock.Instant?
     private var compileTime: Duration = .zero
     private var failedKey: String?
     private var fileWasMissing = false
     private let terminal = TerminalState.capture()
-    private let session = getsid(0)
-    private let group = getpgrp()
 
     /// Compiles the recipe (the compiler's messages on error) and starts
     /// it. A stop signal during this first compile ends rwatch as anywhere
     /// else (the compiler's group is stopped); from the start of the child
-    /// on, the supervisor handles stop signals itself.
+    /// on, the host handles stop signals itself.
     init(_ options: Options, compiler: RecipeCompiler) throws {
         self.options = options
         self.compiler = compiler
@@ -81,25 +76,27 @@ final class RecipeSupervisor {
         binary = compiled
         recipeName = Self.name(of: options.file)
         filter = CrashOutputFilter(verbose: options.verbose)
+        do throws(GNUFunctions.PipeFailure) {
+            ended = try WakePipe()
+        } catch {
+            throw RWatchError("cannot make a pipe: \(Errno(rawValue: error.errno).description)")
+        }
         inbox = try SignalInbox()
-        let child = try RecipeChild.start(compiled, arguments: options.arguments)
+        let child = try RecipeChild.start(compiled, arguments: options.arguments, ended: ended)
         crashOutput = child.crashOutput
-        exitNotice = try ExitNotice(child.pid)
-        machine = SupervisorMachine(running: child.pid)
+        machine = RecipeHostMachine(running: child)
     }
 
     /// Runs until the recipe ends; returns rwatch's exit status.
     func run() -> Int32 {
         defer { watch?.dispose() }
         while true {
-            for arrival in takeDeferred() {
-                if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
-            }
             var fds = [pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: reloads.readEnd, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: exitNotice?.readEnd ?? -1, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: ended.readEnd, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: crashOutput, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, nfds_t(fds.count), timeout())
+            // At most a second: orphans that ended meanwhile are reaped below.
+            let ready = poll(&fds, nfds_t(fds.count), 1000)
             if ready < 0 && errno != EINTR { return 2 }
             if fds[3].revents != 0 { relayCrashOutput() }
             if fds[0].revents != 0 {
@@ -107,18 +104,10 @@ final class RecipeSupervisor {
                     if let status = perform(machine.stopSignal(arrival.number, fromTerminal: arrival.fromTerminal)) { return status }
                 }
             }
-            // Orphans that ended (a command's background job whose parent
-            // exited came to rwatch) are reaped here too.
-            reap()
-            if let ended = exitedChild, ended.pid == machine.child {
-                exitedChild = nil
-                exitNotice = nil
-                if let status = perform(machine.childExited(ended.status)) { return status }
-            }
-            if let deadline = swapDeadline, clock.now >= deadline {
-                swapDeadline = nil
-                if let status = perform(machine.swapDeadlinePassed()) { return status }
-            }
+            // A command's background job whose parent exited came to rwatch.
+            ProcessSupervisor.reapOrphans()
+            if fds[2].revents != 0 { ended.drain() }
+            if let status = machine.child?.exitStatus, let code = perform(machine.childExited(status)) { return code }
             if fds[1].revents != 0 {
                 reloads.drain()
                 if let status = reload() { return status }
@@ -170,42 +159,48 @@ final class RecipeSupervisor {
     // MARK: Actions
 
     /// Takes the machine's actions; returns the exit status once it says exit.
-    private func perform(_ actions: [SupervisorMachine.Action]) -> Int32? {
+    private func perform(_ actions: [RecipeHostMachine<RecipeChild>.Action]) -> Int32? {
         for action in actions {
             switch action {
-            case .signal(let pid, let number):
-                kill(pid, number)
-            case .armSwapDeadline:
-                swapDeadline = clock.now + Self.swapDeadline
+            case .send(let child, let number):
+                child.send(number)
+            case .stop(let child):
+                child.stop()
+            case .kill(let child):
+                child.kill()
             case .reportDeath(let number):
                 reportDeath(number)
             case .sweep:
-                swapDeadline = nil
                 finishCrashOutput()
                 terminal?.restore()
-                sweep()
+                ProcessSupervisor.stopOrphans(stopTimeout: Self.leftoverTimeout)
             case .start(let next):
-                do {
-                    let child = try RecipeChild.start(next, arguments: options.arguments)
-                    crashOutput = child.crashOutput
-                    exitNotice = try ExitNotice(child.pid)
-                    binary = next
-                    recipeName = Self.name(of: options.file)
-                    machine.started(child.pid)
-                    if let started = reloadStarted {
-                        let total = clock.now - started
-                        Terminal.status("reloaded \(Quoted.path(options.file)) in \(Terminal.format(total)) (compile \(Terminal.format(compileTime)), swap \(Terminal.format(total - compileTime)))", color: .green)
-                        reloadStarted = nil
-                    }
-                } catch {
-                    Terminal.error("\(error)")
-                    if let status = perform(machine.startFailed()) { return status }
-                }
+                if let status = start(next) { return status }
             case .exit(let status):
                 return status
             }
         }
         return nil
+    }
+
+    /// Starts the reloaded binary `next`; an exit status if it cannot start.
+    private func start(_ next: String) -> Int32? {
+        do {
+            let child = try RecipeChild.start(next, arguments: options.arguments, ended: ended)
+            crashOutput = child.crashOutput
+            binary = next
+            recipeName = Self.name(of: options.file)
+            machine.started(child)
+            if let started = reloadStarted {
+                let total = clock.now - started
+                Terminal.status("reloaded \(Quoted.path(options.file)) in \(Terminal.format(total)) (compile \(Terminal.format(compileTime)), swap \(Terminal.format(total - compileTime)))", color: .green)
+                reloadStarted = nil
+            }
+            return nil
+        } catch {
+            Terminal.error("\(error)")
+            return perform(machine.startFailed())
+        }
     }
 
     /// One line (two without `-v`) on what ended the recipe.
@@ -220,47 +215,6 @@ final class RecipeSupervisor {
         let report = CrashReport(output: text, recipeFile: options.file, signal: number)
         Terminal.status("recipe \(Quoted.path(recipeName)) crashed: \(report.summary)", color: .red)
         if !options.verbose { Terminal.status("(rwatch -v shows the backtrace)", color: .dim) }
-    }
-
-    /// Stops every process group the recipe left, and reaps everything: a
-    /// leftover (a child of rwatch in its session, now that rwatch is the
-    /// subreaper) gets SIGTERM (and SIGCONT) sent to its whole group, then
-    /// SIGKILL after `leftoverGrace`, until none is left.
-    private func sweep() {
-        let deadline = clock.now + Self.leftoverGrace
-        var signalled = Set<pid_t>()
-        while true {
-            reap()
-            let leftovers = ChildProcess.all().filter { $0.state != "Z" && $0.session == session }
-            if leftovers.isEmpty { return }
-            let force = clock.now >= deadline
-            for process in leftovers {
-                // The whole group, unless it is rwatch's own.
-                let target = process.processGroup != group && process.processGroup > 1 ? -process.processGroup : process.pid
-                if force {
-                    kill(target, SIGKILL)
-                } else if signalled.insert(target).inserted {
-                    kill(target, SIGTERM)
-                    kill(target, SIGCONT)
-                }
-            }
-            // Leftovers are not rwatch's children until their parents are
-            // gone, so their ends are not announced: look again shortly.
-            var fd = pollfd(fd: inbox.readEnd, events: Int16(POLLIN), revents: 0)
-            let wait = force ? 50 : min(50, max(1, (deadline - clock.now).clampedMilliseconds))
-            if poll(&fd, 1, Int32(wait)) > 0 { deferred += inbox.take() }
-        }
-    }
-
-    /// Reaps every ended child; remembers the recipe child's status.
-    private func reap() {
-        while true {
-            var raw: Int32 = 0
-            let pid = waitpid(-1, &raw, WNOHANG)
-            if pid <= 0 { return }
-            let status: ExitStatus = raw & 0x7f == 0 ? .exited((raw >> 8) & 0xff) : .signaled(raw & 0x7f)
-            if pid == machine.child { exitedChild = (pid, status) }
-        }
     }
 
     // MARK: Crash output
@@ -299,18 +253,6 @@ final class RecipeSupervisor {
     }
 
     // MARK: Helpers
-
-    private func takeDeferred() -> [SignalInbox.Arrival] {
-        defer { deferred = [] }
-        return deferred
-    }
-
-    /// The poll timeout: until the swap deadline, at most a second (to reap
-    /// orphans that ended meanwhile).
-    private func timeout() -> Int32 {
-        guard let deadline = swapDeadline else { return 1000 }
-        return Int32(min(1000, max(0, (deadline - clock.now).clampedMilliseconds)))
-    }
 
     /// The recipe's name as its `Recipe(…)` says, else the file's name.
     private static func name(of file: String) -> String {

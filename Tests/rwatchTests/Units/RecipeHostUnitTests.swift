@@ -4,39 +4,41 @@ import RecipeKit
 import Testing
 import TestSupport
 
-@Suite struct SupervisorMachineTests {
+@Suite struct RecipeHostMachineTests {
     @Test func aRecipeThatEndsGivesItsStatusAfterTheSweep() {
-        var machine = SupervisorMachine(running: 10)
+        var machine = RecipeHostMachine(running: 10)
         #expect(machine.childExited(.exited(3)) == [.sweep, .exit(3)])
         #expect(machine.phase == .finished)
     }
 
     @Test func aCrashIsReportedSweptAndExits2() {
-        var machine = SupervisorMachine(running: 10)
+        var machine = RecipeHostMachine(running: 10)
         #expect(machine.childExited(.signaled(SIGILL)) == [.reportDeath(SIGILL), .sweep, .exit(2)])
     }
 
     @Test func aSignalFromTheTerminalIsNotPassedOnTwice() {
-        var fromTerminal = SupervisorMachine(running: 10)
+        var fromTerminal = RecipeHostMachine(running: 10)
         #expect(fromTerminal.stopSignal(SIGINT, fromTerminal: true) == [])
-        var fromKill = SupervisorMachine(running: 10)
-        #expect(fromKill.stopSignal(SIGTERM, fromTerminal: false) == [.signal(10, SIGTERM)])
+        var fromKill = RecipeHostMachine(running: 10)
+        #expect(fromKill.stopSignal(SIGTERM, fromTerminal: false) == [.send(10, SIGTERM)])
         #expect(fromKill.childExited(.exited(143)) == [.sweep, .exit(143)])
     }
 
     @Test func aSecondStopSignalKillsTheRecipe() {
-        var machine = SupervisorMachine(running: 10)
+        var machine = RecipeHostMachine(running: 10)
         _ = machine.stopSignal(SIGINT, fromTerminal: true)
-        #expect(machine.stopSignal(SIGINT, fromTerminal: true) == [.signal(10, SIGKILL)])
+        #expect(machine.stopSignal(SIGINT, fromTerminal: true) == [.kill(10)])
         #expect(machine.childExited(.signaled(SIGKILL)) == [.sweep, .exit(130)])
     }
 
+    /// The old child is stopped (SIGTERM, and SIGKILL after its stop
+    /// timeout: its `ProcessGroup` keeps that deadline), then the latest
+    /// binary starts.
     @Test func aSwapStopsTheOldChildThenStartsTheLatestBinary() {
-        var machine = SupervisorMachine(running: 10)
-        #expect(machine.compiled("/cache/a/recipe") == [.signal(10, SIGTERM), .armSwapDeadline])
+        var machine = RecipeHostMachine(running: 10)
+        #expect(machine.compiled("/cache/a/recipe") == [.stop(10)])
         // A newer edit compiled meanwhile wins.
         #expect(machine.compiled("/cache/b/recipe") == [])
-        #expect(machine.swapDeadlinePassed() == [.signal(10, SIGKILL)])
         #expect(machine.childExited(.signaled(SIGKILL)) == [.sweep, .start("/cache/b/recipe")])
         #expect(machine.child == nil)
         machine.started(11)
@@ -45,14 +47,14 @@ import TestSupport
     }
 
     @Test func aStopSignalDuringASwapStopsInstead() {
-        var machine = SupervisorMachine(running: 10)
+        var machine = RecipeHostMachine(running: 10)
         _ = machine.compiled("/cache/a/recipe")
-        #expect(machine.stopSignal(SIGHUP, fromTerminal: false) == [.signal(10, SIGHUP)])
+        #expect(machine.stopSignal(SIGHUP, fromTerminal: false) == [.send(10, SIGHUP)])
         #expect(machine.childExited(.exited(143)) == [.sweep, .exit(129)])
     }
 
     @Test func aBinaryThatCannotStartEndsWith2() {
-        var machine = SupervisorMachine(running: 10)
+        var machine = RecipeHostMachine(running: 10)
         _ = machine.compiled("/cache/a/recipe")
         _ = machine.childExited(.exited(143))
         #expect(machine.startFailed() == [.exit(2)])
@@ -144,11 +146,6 @@ import TestSupport
 }
 
 @Suite struct ProjectRecipeUnitTests {
-    @Test func statLinesWithOddCommandNamesParse() {
-        let line = "4242 (a (b) c) S 1 4240 4200 0 -1 4194560 0 0 0 0"
-        #expect(ChildProcess.parse(stat: line, pid: 4242) == ChildProcess(pid: 4242, processGroup: 4240, session: 4200, state: "S"))
-    }
-
     @Test func theNearestRecipeAboveIsFoundAndOnlyARegularFile() {
         let scratch = TemporaryDirectory()
         defer { scratch.remove() }

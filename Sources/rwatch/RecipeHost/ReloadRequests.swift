@@ -1,7 +1,7 @@
 import Glibc
 import RecipeKit
 
-/// Saves of the recipe file, as a descriptor the supervisor's loop polls:
+/// Saves of the recipe file, as a descriptor `RecipeHost`'s loop polls:
 /// a `FileWatcher` on the file (through its directory, so editors that
 /// replace the file by a rename keep being seen), batched so that one save
 /// is one request.

@@ -2,11 +2,11 @@ import Glibc
 import RecipeKit
 import SystemPackage
 
-/// The stop signals (SIGINT, SIGTERM, SIGHUP) as readable bytes for the
-/// supervisor's loop. rwatch's one signal owner takes them (blocked in
+/// The stop signals (SIGINT, SIGTERM, SIGHUP) as readable bytes for
+/// `RecipeHost`'s loop. rwatch's one signal owner takes them (blocked in
 /// every thread since `main` began) and, once this inbox exists, hands them
-/// here instead of stopping rwatch itself: the supervisor stops its recipe
-/// child its own way, then exits.
+/// here instead of stopping rwatch itself: the host stops its recipe child
+/// its own way, then exits.
 final class SignalInbox: Sendable {
     /// One signal taken.
     struct Arrival: Equatable {

@@ -1,10 +1,11 @@
 import Glibc
 import RecipeKit
 
-/// What a supervising rwatch does with its recipe child, as a pure
-/// transition function: each event returns the actions to take, and
-/// `RecipeSupervisor` takes them (processes, signals, the terminal). Tested
-/// without processes.
+/// What a hosting rwatch does with its recipe child, as a pure transition
+/// function: each event returns the actions to take, and `RecipeHost`
+/// takes them (processes, the terminal). Tested without processes: `Child`
+/// is the running recipe (a `RecipeChild`, a number in tests), held here
+/// and nowhere else.
 ///
 ///     running ──edit compiles──▶ swapping ──old child gone──▶ starting ──▶ running
 ///        │                          │
@@ -12,24 +13,27 @@ import RecipeKit
 ///
 /// The recipe ending by itself finishes with its status; dying of a signal
 /// it did not ask for finishes with a crash report and status 2.
-struct SupervisorMachine: Equatable {
+struct RecipeHostMachine<Child: Equatable>: Equatable {
     enum Phase: Equatable {
-        case running(pid_t)
+        case running(Child)
         /// An edited recipe compiled into `next`: the old child was asked to
         /// stop; once it is gone, `next` starts.
-        case swapping(old: pid_t, next: String)
+        case swapping(old: Child, next: String)
         /// Between the old child's end and the new one's start.
         case starting(String)
         /// A stop signal came: waiting for the child to stop its groups.
-        case stopping(pid_t, signal: Int32)
+        case stopping(Child, signal: Int32)
         case finished
     }
 
     enum Action: Equatable {
-        /// Send a signal to the recipe child.
-        case signal(pid_t, Int32)
-        /// Send SIGKILL to the old child if it has not ended in time.
-        case armSwapDeadline
+        /// Pass a stop signal on to the child.
+        case send(Child, Int32)
+        /// Stop the child: SIGTERM, and SIGKILL if it has not ended in time
+        /// (its `ProcessGroup` keeps that deadline).
+        case stop(Child)
+        /// SIGKILL to the child now.
+        case kill(Child)
         /// Say what killed the recipe, in at most three lines.
         case reportDeath(Int32)
         /// Stop every process group the recipe left behind, reap them all,
@@ -41,12 +45,12 @@ struct SupervisorMachine: Equatable {
     }
 
     /// Status of a recipe that crashed or was killed.
-    static let crashStatus: Int32 = 2
+    static var crashStatus: Int32 { 2 }
 
     private(set) var phase: Phase
 
-    init(running pid: pid_t) {
-        phase = .running(pid)
+    init(running child: Child) {
+        phase = .running(child)
     }
 
     /// The recipe child ended (was reaped) with `status`.
@@ -74,13 +78,13 @@ struct SupervisorMachine: Equatable {
     /// alone is passed on. A second one kills the recipe at once.
     mutating func stopSignal(_ number: Int32, fromTerminal: Bool) -> [Action] {
         switch phase {
-        case .running(let pid), .swapping(let pid, _):
-            phase = .stopping(pid, signal: number)
-            return fromTerminal ? [] : [.signal(pid, number)]
-        case .stopping(let pid, _):
+        case .running(let child), .swapping(let child, _):
+            phase = .stopping(child, signal: number)
+            return fromTerminal ? [] : [.send(child, number)]
+        case .stopping(let child, _):
             // A second hang-up or broken pipe (a status line written while
             // stopping) is no request to hurry.
-            return number == SIGHUP || number == SIGPIPE ? [] : [.signal(pid, SIGKILL)]
+            return number == SIGHUP || number == SIGPIPE ? [] : [.kill(child)]
         case .starting, .finished:
             return []
         }
@@ -90,9 +94,9 @@ struct SupervisorMachine: Equatable {
     /// groups stop as on restart), then start this.
     mutating func compiled(_ binary: String) -> [Action] {
         switch phase {
-        case .running(let pid):
-            phase = .swapping(old: pid, next: binary)
-            return [.signal(pid, SIGTERM), .armSwapDeadline]
+        case .running(let child):
+            phase = .swapping(old: child, next: binary)
+            return [.stop(child)]
         case .swapping(let old, _):
             phase = .swapping(old: old, next: binary)
             return []
@@ -101,16 +105,10 @@ struct SupervisorMachine: Equatable {
         }
     }
 
-    /// The old child did not end in time after SIGTERM.
-    mutating func swapDeadlinePassed() -> [Action] {
-        guard case .swapping(let old, _) = phase else { return [] }
-        return [.signal(old, SIGKILL)]
-    }
-
-    /// The recipe binary of a `start` action runs as `pid`.
-    mutating func started(_ pid: pid_t) {
+    /// The recipe binary of a `start` action runs as `child`.
+    mutating func started(_ child: Child) {
         guard case .starting = phase else { return }
-        phase = .running(pid)
+        phase = .running(child)
     }
 
     /// The recipe binary of a `start` action could not start.
@@ -121,9 +119,9 @@ struct SupervisorMachine: Equatable {
     }
 
     /// The recipe child now, if one runs.
-    var child: pid_t? {
+    var child: Child? {
         switch phase {
-        case .running(let pid), .swapping(let pid, _), .stopping(let pid, _): return pid
+        case .running(let child), .swapping(let child, _), .stopping(let child, _): return child
         case .starting, .finished: return nil
         }
     }

@@ -1,23 +1,30 @@
-// A test helper, not a product: runs rwatch's process supervisor with two
-// child groups so that WatchSourcesTests can send it SIGTERM and check that
-// nothing it started outlives it.
+// A test helper, not a product: a process of its own in which
+// WatchSourcesTests run `ProcessSupervisor` with two child groups, to send
+// it SIGTERM and check that nothing it started outlives it (or a watch).
 //
 // First prints "sigign MASK": the ignored-signal mask of a child, which must
-// be empty although the supervisor ignores SIGINT, SIGTERM and SIGHUP itself.
+// be empty although this process blocks SIGINT, SIGTERM and SIGHUP itself.
 // Then prints "group PGID" for each child group once it has started, then
 // "ready", then waits for a signal. One group (a shell with a background and
 // a foreground `sleep`) dies of SIGTERM; the other ignores SIGTERM, so only
-// the SIGKILL after its grace period ends it.
+// the SIGKILL after its stop timeout ends it.
 //
-// `SupervisorProbe exit-while-ending FIFO`: no children. A stop cleanup
+// `ProcessProbe exit-while-ending FIFO`: no children. A stop cleanup
 // says "stopping" and then blocks reading FIFO until the test closes its
 // end; meanwhile the main thread, told the stop began, asks to exit with 2
 // through `ProcessSupervisor.exit`. The exit status must still be the
 // signal's (143): an exit asked for while rwatch ends waits for that end.
 //
-// `SupervisorProbe inotify-kept DIR`: watches DIR, stops, waits until the
+// `ProcessProbe inotify-kept DIR`: watches DIR, stops, waits until the
 // inotify reader thread has ended for want of clients, twice, saying each
 // time how many inotify fds the process holds ("watching N", "idle N").
+//
+// `ProcessProbe orphans`: becomes a subreaper, runs `ProcessProbe
+// orphan-maker` (which starts `ProcessProbe park` in a group of its own,
+// says "parked PID" and exits at once, leaving it running), so that the
+// parked process comes to this one as an orphan no group owns; then stops
+// orphans (`ProcessSupervisor.stopOrphans`), says "swept PID" and waits
+// for a signal.
 import Dispatch
 import Signals
 import WatchSources
@@ -65,6 +72,34 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "inotify-kept" 
     exit(0)
 }
 
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "park" {
+    while true { pause() }
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "orphan-maker" {
+    _ = ProcessSource.run([CommandLine.arguments[0], "park"]).subscribe(onNext: { event in
+        guard case .started(let pid) = event else { return }
+        say("parked \(pid)")
+        // Without stopping it: the parked process is orphaned.
+        exit(0)
+    })
+    DispatchSemaphore(value: 0).wait()
+}
+
+if CommandLine.arguments.count == 2, CommandLine.arguments[1] == "orphans" {
+    ProcessControl.becomeSubreaper()
+    let parked = Locked<pid_t?>(nil)
+    let made = DispatchSemaphore(value: 0)
+    _ = ProcessSource.run([CommandLine.arguments[0], "orphan-maker"]).subscribe(onNext: { event in
+        if case .stdout(let line) = event, line.hasPrefix("parked ") { parked.withLock { $0 = pid_t(line.dropFirst(7)) } }
+    }, onCompleted: { made.signal() })
+    made.wait()
+    // The maker is gone, so its orphan is this process's child by now.
+    ProcessSupervisor.stopOrphans(stopTimeout: .seconds(5))
+    say("swept \(parked.withLock { $0 } ?? 0)")
+    DispatchSemaphore(value: 0).wait()
+}
+
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "exit-while-ending" {
     let fifo = CommandLine.arguments[2]
     let ending = DispatchSemaphore(value: 0)
@@ -94,7 +129,7 @@ inspected.wait()
 
 let commands: [([String], ProcessOptions)] = [
     (["/bin/sh", "-c", "sleep 100 & sleep 100"], ProcessOptions()),
-    (["/bin/sh", "-c", "trap '' TERM; sleep 100 & sleep 100"], ProcessOptions(gracePeriod: .milliseconds(300))),
+    (["/bin/sh", "-c", "trap '' TERM; sleep 100 & sleep 100"], ProcessOptions(stopTimeout: .milliseconds(300))),
 ]
 let started = DispatchGroup()
 for (arguments, options) in commands {
