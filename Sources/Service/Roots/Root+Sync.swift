@@ -18,8 +18,9 @@ extension Root {
         guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
         if let reason = unavailableReason { throw QueryError(reason) }
         let written = try writeCookies()
-        // Cookies go once the answer no longer needs them, off its path.
-        defer { Self.removeLater(written.map { ($0.name, $0.directory) }) }
+        // Removed before the answer: a client may remove the directory next
+        // (watchman's own tests remove `.hg` right after a query).
+        defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
         drainingHere {
             FileWatcher.flushReads()
             drain()
@@ -58,13 +59,6 @@ extension Root {
             written.append((serial, name, directory, waiter))
         }
         return written
-    }
-
-    private static func removeLater(_ cookies: [(name: [UInt8], directory: [UInt8])]) {
-        guard !cookies.isEmpty else { return }
-        DispatchQueue.global(qos: .utility).async {
-            for (name, directory) in cookies { Cookies.remove(name, in: directory) }
-        }
     }
 
     static func syncTimedOut(_ timeout: Duration) -> String {
