@@ -109,6 +109,17 @@ import WatchmanProtocol
         #expect(service.watch()["error"]?.text?.contains("ignore_vcs must be an array of strings") == true)
     }
 
+    @Test func theCookieDirectoryCanBeRemovedRightAfterASyncedQuery() throws {
+        let service = try ServiceRoot()
+        service.mkdir(".hg")
+        service.write("foo")
+        service.watch()
+        #expect(service.names() == [".hg", "foo"])
+        #expect(rmdir(service.tree.file(".hg")) == 0, "a cookie was left in .hg")
+        #expect(service.names() == ["foo"])
+        #expect(service.names() == ["foo"])
+    }
+
     @Test func aDeletedRootIsLetGo() throws {
         let service = try ServiceRoot()
         service.watch()
