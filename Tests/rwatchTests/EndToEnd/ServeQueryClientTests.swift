@@ -75,10 +75,9 @@ import TestSupport
         #expect(server.interrupt() == 0)
     }
 
-    /// Debian's watchman 4.9 CLI reads no WATCHMAN_SOCK: `-U` names the socket.
+    /// Debian's watchman 4.9 CLI, `-U` naming the socket.
     private func watchman(_ arguments: [String], sock: String, input: String = "") -> Command.Result {
-        Command.run(["watchman", "--no-spawn", "--no-local", "-U", sock, "--no-pretty"] + arguments,
-                    environment: ["WATCHMAN_SOCK": sock, "HOME": "/nonexistent"], input: input)
+        ServeClientTests.watchman(arguments, sock: sock, input: input)
     }
 
     @Test(.enabled(if: required || hasWatchman)) func theWatchmanCommandLineClientWatchesQueriesAndFinds() {
