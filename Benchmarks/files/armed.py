@@ -33,11 +33,12 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def arm(command, marker):
+def arm(command, marker, env=None):
     """Seconds until `command` prints `marker` on stderr, the CPU seconds it
-    used until then, and its VmHWM in MB."""
+    used until then, and its VmHWM in MB (`env`: its environment, when not
+    this one's)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     for line in process.stderr:
         if marker in line:
             break
@@ -71,4 +72,5 @@ def main():
     print("load", os.getloadavg())
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -125,6 +125,16 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             guard let run else { return }
             RecipeQueue.async { [self] in stopBegan(run) }
         }
+        if let timeout = options.timeout {
+            // Armed before the child exists, so no moment of the run goes
+            // untimed. Stopped through its handle, like any other stop (a
+            // stop ordered before the spawn reaches the group as it starts):
+            // `exited` still comes once the whole group is gone.
+            run.timers.add(scheduler.schedule(after: timeout) { [self, weak run] in
+                guard let run else { return }
+                RecipeQueue.async { [self] in perform(transition { $0.timedOut(run) }) }
+            })
+        }
         let prefix = options.outputPrefix ?? ""
         let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self, weak run] event in
             switch event {
@@ -145,14 +155,6 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         // A run disposed before it exits (the action's subscription ends)
         // sends no `exited`: its events file goes with the subscription.
         run.subscription.disposable = CompositeDisposable([events, ActionDisposable { environment.remove() }])
-        if let timeout = options.timeout {
-            // Stopped through its handle, like any other stop: `exited`
-            // still comes once the whole group is gone.
-            run.timers.add(scheduler.schedule(after: timeout) { [self, weak run] in
-                guard let run else { return }
-                RecipeQueue.async { [self] in perform(transition { $0.timedOut(run) }) }
-            })
-        }
     }
 
     /// `run`'s group began to stop: a stop that takes a while (a child

@@ -9,7 +9,9 @@ extension Signal where Value == FileEvent {
     ///                                               x = abc, y = defgh, z = ij
     ///
     /// Events are coalesced per path and kind into the batch as they arrive
-    /// (`ChangeBatch.add`). A `closedWrite` that only completes a write
+    /// (`ChangeBatch.add`): a file created and gone again within the batch
+    /// (a temporary file renamed over the real one) leaves it, and a batch
+    /// left empty is not sent. A `closedWrite` that only completes a write
     /// already reported (`FileEvent.closesReportedWrite`) is left out: it
     /// is no new change. On completion the open batch is sent, then
     /// completion; on error the open batch is sent, then the error. Disposing
@@ -23,6 +25,7 @@ extension Signal where Value == FileEvent {
     ) -> Signal<ChangeBatch> {
         filter { !$0.closesReportedWrite }
             .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
+            .filter { !$0.events.isEmpty }
     }
 }
 
@@ -46,5 +49,6 @@ extension Signal where Value == [FileEvent] {
         .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
             for event in events { batch.add(event) }
         }
+        .filter { !$0.events.isEmpty }
     }
 }

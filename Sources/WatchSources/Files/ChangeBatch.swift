@@ -3,7 +3,10 @@ import SystemPackage
 /// A burst of file events seen as one change: the changed paths, what
 /// happened to each, and the deepest directory containing them all. Events
 /// are coalesced as they are added, so a batch holds one entry per path and
-/// kind however long the burst.
+/// kind however long the burst. A file created in the batch and gone again
+/// by its end (deleted, or renamed away: a temporary file renamed over the
+/// real one, a probe) is no changed path: it leaves the batch, and only
+/// where it went (the real file) stays.
 ///
 ///     watcher.debounce(.milliseconds(50), maxWait: .seconds(1), scheduler: s, into: ChangeBatch()) {
 ///         $0.add($1)
@@ -49,6 +52,18 @@ public struct ChangeBatch: Sendable, Hashable {
         return common.map { FilePath(root: "/", $0) }
     }
 
+    /// What a path can have gone through when the batch saw it created:
+    /// its first event was the creation (a path seen deleted or moved away
+    /// before may have existed before the batch).
+    private static let madeThenWritten: Set<FileEvent.Kind> = [.created, .modified, .closedWrite, .attributes]
+
+    /// Takes `path` out of the batch.
+    private mutating func forget(_ path: FilePath) {
+        kinds[path] = nil
+        paths.removeAll { $0 == path }
+        events.removeAll { $0.path == path && $0.kind != .overflow }
+    }
+
     /// This batch followed by `other`, coalesced the same way.
     public func merging(_ other: ChangeBatch) -> ChangeBatch {
         var merged = self
@@ -57,10 +72,17 @@ public struct ChangeBatch: Sendable, Hashable {
     }
 
     /// Adds `event`, unless the batch has its path and kind already (or,
-    /// for an overflow marker, the same marker).
+    /// for an overflow marker, the same marker). A file's deletion or move
+    /// away takes it out of the batch when the batch saw it created (and
+    /// nothing but written since): it was not there before, nor after.
     public mutating func add(_ event: FileEvent) {
         if event.kind == .overflow {
             if !events.contains(event) { events.append(event) }
+            return
+        }
+        if !event.isDirectory, event.kind == .deleted || event.kind == .movedFrom,
+           let seen = kinds[event.path], seen.contains(.created), seen.isSubset(of: ChangeBatch.madeThenWritten) {
+            forget(event.path)
             return
         }
         if kinds[event.path] == nil {

@@ -19,8 +19,14 @@ final class InotifyReader: Sendable {
         case remove(Int)
         /// What a poll job of client `client` found.
         case polled(client: Int, job: Int, PollOutput)
+        /// What git tracks among the paths its rules ignore, by repository
+        /// top, for client `client` (`ReaderLoop.trackedMayHaveChanged`).
+        case tracked(client: Int, [FilePath: TrackedFiles])
         /// Tests: opens the gate once the commands before it are done.
         case fence(ArmGate)
+        /// Deliver the new files held by the watches of paths at or below
+        /// these, then call back (`releaseNew(under:then:)`).
+        case releaseNew(under: [FilePath], then: @Sendable () -> Void)
         /// Tests: drop the client's events from now on, as a full queue would.
         case deafen(root: FilePath, DispatchSemaphore)
         /// Tests: read what is queued (dropping it for the deaf client), then
@@ -71,6 +77,20 @@ final class InotifyReader: Sendable {
     /// Hands what a poll job found to the reader thread, which delivers it.
     func deliverPolled(client: Int, job: Int, _ output: PollOutput) {
         submit(.polled(client: client, job: job, output))
+    }
+
+    /// Delivers the new files that the watches of paths at or below `tops`
+    /// hold back (a new file is held a moment in case it is a temporary
+    /// one), then calls `then` on the reader thread: a repository
+    /// operation that ends wrote them, and they must arrive before its end
+    /// does (`vcsState`).
+    func releaseNew(under tops: [FilePath], then: @escaping @Sendable () -> Void) {
+        submit(.releaseNew(under: tops, then: then))
+    }
+
+    /// Hands what git said it tracks to the reader thread.
+    func learnedTracked(client: Int, _ found: [FilePath: TrackedFiles]) {
+        submit(.tracked(client: client, found))
     }
 
     /// Unregisters the client `id`; its watches go (asynchronously).

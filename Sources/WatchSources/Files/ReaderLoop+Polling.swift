@@ -60,9 +60,12 @@ extension ReaderLoop {
             let clientID = client.id
             let reader = self.reader
             gate?.hold()
+            let root = client.roots[index]
+            // A root polled whole has no inotify watch to hear its outside rule files by.
             let job = PollJob(
-                id: id, clientID: clientID, rootIndex: index, rootPath: client.roots[index].path,
-                interval: client.options.backend.pollInterval, filter: client.roots[index].filter,
+                id: id, clientID: clientID, rootIndex: index, rootPath: root.path,
+                interval: client.options.backend.pollInterval, filter: root.filter,
+                followed: FollowedFiles(root.polledWhole && !root.isFile ? root.filter.followedFiles : []),
                 subtrees: subtrees, gate: gate,
                 output: { output in reader.deliverPolled(client: clientID, job: id, output) })
             client.pollJobs[index] = id
@@ -85,14 +88,6 @@ extension ReaderLoop {
             let relative = FileSystem.relative(path, to: client.roots[index].path) ?? FilePath()
             PollScanner.shared.submit(.remove(job: job, under: relative.bytes))
         }
-    }
-
-    /// Rules of directory `directory` (inotify-watched) changed: the poll
-    /// jobs of the root it lies in take the root's filter anew, and apply it
-    /// to what they poll below it.
-    func refreshPollFilters(_ client: WatchClient, below directory: FilePath) {
-        guard let (index, _) = client.locate(directory), let job = client.pollJobs[index] else { return }
-        PollScanner.shared.submit(.replaceFilter(job: job, client.roots[index].filter))
     }
 
     /// Ends every poll job of `client`.
@@ -123,6 +118,8 @@ extension ReaderLoop {
         case .renamedAway(let events):
             let now = FileSystem.monotonicNow()
             for event in events { client.send(client.coalescer.hold(event, now: now)) }
+        case .rulesChanged:
+            trackedMayHaveChanged(client)
         case .rootMissing:
             if client.options.onRootDeleted == .fail {
                 fail(client, FileWatchError(.rootDeleted(client.roots[index].path)))

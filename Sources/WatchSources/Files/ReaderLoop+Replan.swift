@@ -6,11 +6,23 @@ import SystemPackage
 /// silently: nothing in it changed) once the kernel queue has been read.
 extension ReaderLoop {
     /// Something happened to `path`: when it is a rule file of a client,
-    /// re-read it and re-plan what that client watches.
+    /// re-read it and re-plan what that client watches, the polled parts
+    /// of its root included. (A root polled whole follows its rule files
+    /// by itself: `PollJob.followed`.)
     func ruleFileMayHaveChanged(_ path: FilePath) {
         for client in clients where !client.ended && client.deafSince == nil {
-            for index in client.roots.indices where !client.roots[index].waiting && !client.roots[index].isFile {
+            var tracked = false
+            defer { if tracked { trackedMayHaveChanged(client) } }
+            for index in client.roots.indices {
+                let root = client.roots[index]
+                guard !root.waiting, !root.isFile, !root.polledWhole else { continue }
+                // What git tracks follows its index, and the rules.
+                if path == root.filter.indexFile { tracked = true }
                 guard let scope = client.roots[index].filter.ruleFileChanged(path) else { continue }
+                if root.filter.gitDirectory != nil { tracked = true }
+                if let job = client.pollJobs[index] {
+                    PollScanner.shared.submit(.replaceFilter(job: job, client.roots[index].filter))
+                }
                 releaseIgnored(client, index, below: scope)
                 if !client.pendingReplans.contains(where: { $0.root == index && $0.relative == scope }) {
                     client.pendingReplans.append((index, scope))

@@ -136,10 +136,20 @@ final class ReaderLoop {
             armed?.release()
         case .polled(let client, let job, let output):
             polled(client, job, output)
+        case .tracked(let client, let found):
+            learnedTracked(client, found)
         case .fence(let gate):
             // What the commands before it found is delivered first.
             flush()
             gate.release()
+        case .releaseNew(let tops, let then):
+            for client in clients where client.roots.contains(where: { root in
+                tops.contains { FileSystem.relative(root.path, to: $0) != nil || FileSystem.relative($0, to: root.path) != nil }
+            }) {
+                deliverChecked(client.coalescer.releaseNew(), to: client)
+            }
+            flush()
+            then()
         case .remove(let id):
             // Read what is queued first: IN_IGNORED records say which watches
             // the kernel already dropped, so they are not removed twice.
@@ -199,8 +209,7 @@ final class ReaderLoop {
             }
             do {
                 if !client.roots[index].isFile {
-                    client.roots[index].filter.prepare()
-                    for directory in client.roots[index].filter.outsideDirectories {
+                    for directory in client.roots[index].filter.followedDirectories {
                         try table.acquire(directory, for: client, as: .rules)
                     }
                 }
@@ -211,6 +220,8 @@ final class ReaderLoop {
             }
             FileWatcher.announce(WatchNotice(path: path, kind: .inotify))
         }
+        // git was asked beside the walk; what it tracks is watched before the gate opens.
+        takeFirstTracked(client)
         flushPolling(client, gate: gate)
     }
 
@@ -294,6 +305,12 @@ final class ReaderLoop {
                     handle(record)
                     flush()
                 }
+                // A queue that never empties (a writer faster than this
+                // thread) must not hold back forever what is due.
+                if pendingMoves.isEmpty {
+                    expireHeldEvents()
+                    flush()
+                }
             }
         }
         for move in pendingMoves { movedOut(move) }
@@ -363,7 +380,6 @@ final class ReaderLoop {
         // Cheap looks first: most records are of no rule file.
         if PathFilter.isRuleFileName(name) || clients.contains(where: { $0.ruleDirectories.contains(directory) }) {
             ruleFileMayHaveChanged(path)
-            for client in clients { refreshPollFilters(client, below: directory) }
         }
         if record.has(InotifyRecord.create) {
             if scanned.remove(path) != nil { return }
@@ -406,7 +422,7 @@ final class ReaderLoop {
     /// that reports its path. A watched single file that is deleted is held
     /// briefly: an editor may be re-creating it.
     func route(_ event: FileEvent, from directory: FilePath, fileRootMayVanish: Bool = false, origin: SaveCoalescer.Origin = .kernel) {
-        for client in clients {
+        for client in clients where client.deafSince == nil {
             guard client.reports(event.path, in: directory, isDirectory: event.isDirectory) else {
                 client.noteDropped(event.path, in: directory, isDirectory: event.isDirectory)
                 continue
@@ -433,36 +449,22 @@ final class ReaderLoop {
             let toReported = client.reports(path, in: directory, isDirectory: from.isDirectory)
             let source = FileEvent(path: from.path, kind: .movedFrom, isDirectory: from.isDirectory, cookie: cookie)
             let target = FileEvent(path: path, kind: .movedTo, isDirectory: from.isDirectory, cookie: cookie)
-            switch (fromReported, toReported) {
-            case (true, true):
-                deliver([source, target], to: client)
-            case (true, false):
-                if from.isDirectory {
-                    deliver([source], to: client)
-                } else {
-                    // Renamed to a name nobody reports (a backup): an editor's save begins.
-                    deliverChecked(client.coalescer.hold(source, now: FileSystem.monotonicNow()), to: client)
-                }
-            case (false, true):
-                if from.isDirectory {
-                    deliver([target], to: client)
-                } else {
-                    // From a name nobody reports (an editor's temporary file): the real path changed.
-                    deliver([FileEvent(path: path, kind: .modified)], to: client, origin: .replacement)
-                }
-            case (false, false):
-                break
+            guard from.isDirectory else {
+                // A temporary file renamed over the real one, a file renamed
+                // to a backup name or back: the save coalescer decides.
+                deliverChecked(client.coalescer.renamed(from: fromReported ? source : nil, to: toReported ? target : nil,
+                                                        now: FileSystem.monotonicNow()), to: client)
+                continue
             }
-            if from.isDirectory {
-                let wants = client.wantsDirectory(path, in: directory)
-                if watchedBefore[position], !wants {
-                    table.releaseTree(path, for: client, kernelDropped: false)
-                } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
-                    do {
-                        deliver(try walk(client, index, from: path, relative: relative, mode: .reportAll), to: client, origin: .scan)
-                    } catch {
-                        fail(client, error)
-                    }
+            deliver((fromReported ? [source] : []) + (toReported ? [target] : []), to: client)
+            let wants = client.wantsDirectory(path, in: directory)
+            if watchedBefore[position], !wants {
+                table.releaseTree(path, for: client, kernelDropped: false)
+            } else if !watchedBefore[position], wants, let (index, relative) = client.locate(path) {
+                do {
+                    deliver(try walk(client, index, from: path, relative: relative, mode: .reportAll), to: client, origin: .scan)
+                } catch {
+                    fail(client, error)
                 }
             }
         }

@@ -40,6 +40,13 @@ final class WatchClient: @unchecked Sendable {
     /// must be watched.
     var pendingReplans: [(root: Int, relative: FilePath)] = []
     var coalescer: SaveCoalescer
+    /// Whether git is being asked what it tracks (`ReaderLoop+Tracked`),
+    /// and whether something changed since it was asked.
+    enum TrackedRefresh { case idle, running, again }
+    var trackedRefresh = TrackedRefresh.idle
+    /// git asked what it tracks when the watch began, one per repository;
+    /// `ReaderLoop.arm` takes the answers once the trees are walked.
+    var trackedLookups: [TrackedFiles.Lookup] = []
     /// The poll job of each root that has polled parts, by root index.
     var pollJobs: [Int: Int] = [:]
     /// What is polled, by root index: the tops of the polled subtrees (or the single file).
@@ -58,6 +65,21 @@ final class WatchClient: @unchecked Sendable {
         self.coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
         watchBudget = WatchSeams.watchBudget(for: paths)
+        // git says what it tracks while the reader walks the trees.
+        trackedLookups = trackedRequests.map { top, request in
+            TrackedFiles.Lookup(top: top, gitDirectory: request.gitDirectory, environment: request.environment, within: request.within)
+        }
+    }
+
+    /// What to ask git about each repository holding a root: its git
+    /// directory, the environment, and the roots below its top.
+    var trackedRequests: [FilePath: (gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath])] {
+        var requests: [FilePath: (gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath])] = [:]
+        for root in roots {
+            guard let gitDirectory = root.filter.gitDirectory else { continue }
+            requests[root.filter.top, default: (gitDirectory, root.filter.gitEnvironment, [])].within.append(root.filter.prefix)
+        }
+        return requests
     }
 
     /// Tests (`WatchSeams.limitWatches`): the most watches this client may hold.

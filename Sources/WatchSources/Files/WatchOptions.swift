@@ -51,6 +51,9 @@ public struct WatchOptions: Sendable, Hashable {
     /// every event passes the moment it is read (the version-control
     /// state must see a lock file when it appears, not when it is closed).
     package var coalescesSaves = true
+    /// Tests: the environment git's configuration is read with (a test
+    /// repository's own HOME and global config); nil is the process's.
+    var gitEnvironment: GitConfiguration.Environment? = nil
 
     /// Every kind of change.
     public static let allKinds: Set<FileEvent.Kind> = [.created, .modified, .closedWrite, .deleted, .movedFrom, .movedTo, .attributes, .overflow]

@@ -3,9 +3,10 @@ import SystemPackage
 extension FileWatcher {
     /// The rule that keeps `path` out of a watch of `root` with `options`,
     /// decided as the watcher decides it (default ignores, exclude globs
-    /// and ignore files, then git's rules, each directory on the way
-    /// first); nil when nothing ignores it. The rule files are read now, as
-    /// a watch of `root` would read them.
+    /// and ignore files, then git's rules, which never ignore a file git
+    /// tracks; each directory on the way first); nil when nothing ignores
+    /// it. The rule files are read now, and git asked, as a watch of
+    /// `root` would.
     ///
     ///     FileWatcher.whyIgnored("src/build/x.o", watching: "src")?.description
     ///     // "/repo/.gitignore:3: build/ (directory /repo/src/build)"
@@ -13,7 +14,10 @@ extension FileWatcher {
         let root = FileSystem.absolute(root), path = FileSystem.absolute(path)
         guard let relative = FileSystem.relative(path, to: root), !relative.isEmpty else { return nil }
         var filter = PathFilter(root: root, options: options)
-        filter.prepare()
+        if let gitDirectory = filter.gitDirectory,
+           let tracked = TrackedFiles.load(top: filter.top, gitDirectory: gitDirectory, environment: filter.gitEnvironment) {
+            filter.setTracked(tracked)
+        }
         filter.loadDirectory(FilePath(), at: root)
         var directory = FilePath()
         for component in relative.components.dropLast() {

@@ -6,13 +6,18 @@ import SystemPackage
 /// (`IgnoreRules`, read from the repository holding the root), then the
 /// include globs, `--filter-file`s and extensions.
 ///
+/// A filter is only ever made whole (`init(root:options:)`): the
+/// repository is found and every rule file outside the tree is read
+/// before anyone can ask it anything, so no backend can watch a root with
+/// half its rules. Each backend keeps it current its own way: inotify
+/// watches the directories of `followedDirectories`, a polled root `stat`s
+/// `followedFiles` every pass; both re-read through `ruleFileChanged`.
+///
 /// Paths are relative to the root (the empty path is the root, never
 /// ignored: it was asked for) and matched on their bytes. `reports` and
 /// `watchesDirectory` look at the path's own name, taking its parent as
 /// watched; `whyIgnored` looks at every directory on the way too. Rule
-/// files are read as the tree is walked (`loadDirectory`), those outside
-/// it by `prepare`; `ruleFileChanged` re-reads one and says what to
-/// re-plan.
+/// files in the tree are read as it is walked (`loadDirectory`).
 struct PathFilter: Sendable {
     /// The root, absolute.
     let root: FilePath
@@ -27,40 +32,61 @@ struct PathFilter: Sendable {
     /// Whether a directory's own rule files (`.gitignore`, `.ignore`) are read.
     var readsDirectoryRuleFiles: Bool { readsGitignores || readsDotIgnores }
     /// Whether any rule file is read, so the repository is looked for.
-    private var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
+    var discovers: Bool { readsGitignores || readsDotIgnores || readsGlobalExcludes }
     let recursive: Bool
     /// rwatch's own globs, as they apply below the root (`./x`, absolute paths).
     private let includeGlobs: [RootedGlob]
     private let excludeGlobs: [RootedGlob]
     private let extensions: Set<String>
-    private let ignoreFilePaths: [FilePath]
-    private let filterFilePaths: [FilePath]
+    let ignoreFilePaths: [FilePath]
+    let filterFilePaths: [FilePath]
     /// The `--ignore-file`s and `--filter-file`s, each with its lines' globs as they apply below the root.
-    private var ignoreFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
-    private var filterFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    var ignoreFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
+    var filterFiles: [(file: IgnoreFile, globs: [RootedGlob])] = []
     /// The root's bytes without the leading `/`, for globs matched against absolute paths.
     private let rootBytes: [UInt8]
     /// Git's rules, relative to `top`.
-    private(set) var git = IgnoreRules()
+    var git = IgnoreRules()
     /// Where git's rules are anchored: the top of the repository holding
     /// the root, or the root itself outside any repository.
-    private(set) var top: FilePath
+    var top: FilePath
     /// The root relative to `top` (empty when they are the same), and its bytes.
-    private var prefix = FilePath()
-    private var prefixBytes: [UInt8] = []
+    var prefix = FilePath()
+    var prefixBytes: [UInt8] = []
     /// The directories from `top` down to the root's parent, whose
     /// `.gitignore` and `.ignore` apply to the tree.
-    private var ancestors: [FilePath] = []
-    private var infoExclude: FilePath? = nil
-    private var globalExcludes: FilePath? = nil
+    var ancestors: [FilePath] = []
+    var infoExclude: FilePath? = nil
+    var globalExcludes: FilePath? = nil
     /// git's `core.ignorecase`: the rule files' patterns (`.gitignore`,
     /// `.ignore`, `info/exclude`, the global excludes file) match ASCII
     /// letters of either case, as git's do on a case-insensitive file
     /// system. rwatch's own globs (`-i`, `-f`, the ignore and filter
     /// files) never fold: git's pathspecs do not either.
-    private(set) var ignoreCase = false
+    var ignoreCase = false
+    /// The environment git's configuration is read with; nil is the process's.
+    let gitEnvironment: GitConfiguration.Environment?
+    /// git's index and directory, when git's rules are read in a git
+    /// repository: what git tracks is then kept (`TrackedFiles`).
+    var indexFile: FilePath? = nil
+    var gitDirectory: FilePath? = nil
+    /// What git tracks that its rules ignore, as it last said.
+    var tracked = TrackedFiles()
+    /// Those of them below the root, and the directories on the way to
+    /// them, relative to the root: never ignored by git's rule files.
+    var kept: Set<[UInt8]> = []
+    /// The kept directories that lie in a directory git's rules ignore
+    /// (or are one), by the rule that ignores it: watched only for what git
+    /// tracks in them, whatever else is there stays ignored.
+    var entered: [[UInt8]: IgnoreReason] = [:]
 
-    /// A filter for `root` (absolute) with `options`, whose globs must be valid (`validated()`).
+    /// The filter for `root` (absolute) with `options`, whose globs must be
+    /// valid (`validated()`), with every rule from outside the tree read:
+    /// the `--ignore-file`s and `--filter-file`s, and, when rule files are
+    /// read, the repository's (`prepareRepository`). git's configuration is read from
+    /// `options`' environment (the process's by default). What git tracks
+    /// among the paths its rules ignore comes later (`setTracked`), from
+    /// git: a watch asks it while it walks the tree.
     init(root: FilePath, options: WatchOptions) {
         self.root = root
         top = root
@@ -75,167 +101,9 @@ struct PathFilter: Sendable {
         recursive = options.recursive
         ignoreFilePaths = options.ignoreFiles.map { FileSystem.absolute(FilePath($0)) }
         filterFilePaths = options.filterFiles.map { FileSystem.absolute(FilePath($0)) }
-    }
-
-    // MARK: Reading rules
-
-    /// Finds the repository holding the root and reads the rule files
-    /// outside the tree: the `--ignore-file`s and `--filter-file`s, the
-    /// `.gitignore` and `.ignore` of the directories from the repository's
-    /// top down to the root's parent, `info/exclude` and the global
-    /// excludes file (named by `environment`).
-    mutating func prepare(environment: GitConfiguration.Environment = .current) {
+        gitEnvironment = options.gitEnvironment
         readGlobFiles()
-        guard discovers else { return }
-        let repository = Repository.enclosing(root).flatMap { $0.kind == .git ? $0 : nil }
-        top = repository?.top ?? root
-        prefix = FileSystem.relative(root, to: top) ?? FilePath()
-        prefixBytes = prefix.bytes
-        // Before any rule file is read: it decides how they are compiled.
-        ignoreCase = GitConfiguration.ignoreCase(commonDirectory: repository?.commonDirectory, environment: environment)
-        ancestors = []
-        var directory = root
-        while directory != top {
-            directory = FileSystem.parent(directory)
-            ancestors.insert(directory, at: 0)
-        }
-        for ancestor in ancestors {
-            git.setFiles(readDirectoryFiles(ancestor), in: FileSystem.relative(ancestor, to: top) ?? FilePath())
-        }
-        // Outside a repository git reads neither: only the tree's own files apply.
-        if let repository {
-            if readsGitignores { infoExclude = repository.commonDirectory.appending("info/exclude") }
-            if readsGlobalExcludes {
-                globalExcludes = GitConfiguration.excludesFile(commonDirectory: repository.commonDirectory, top: top, environment: environment)
-            }
-        }
-        readExcludeFiles()
-    }
-
-    /// Reads the `.gitignore` and `.ignore` of the tree directory at
-    /// `relative` (absolute `directory`), unless its listing (when known)
-    /// has neither (`hasRuleFile` false) and it had none before; forgets
-    /// what the directory had before.
-    mutating func loadDirectory(_ relative: FilePath, at directory: FilePath, hasRuleFile: Bool? = nil) {
-        guard readsGitignores || readsDotIgnores else { return }
-        let key = topRelative(relative)
-        if hasRuleFile == false, git.files(in: key).isEmpty { return }
-        git.setFiles(readDirectoryFiles(directory), in: key)
-    }
-
-    /// What a change of the file at `path` (absolute) means: nil when it
-    /// is none of this filter's rule files, else the directory (relative
-    /// to the root) below which what is watched must be planned anew,
-    /// after re-reading the file.
-    mutating func ruleFileChanged(_ path: FilePath) -> FilePath? {
-        if ignoreFilePaths.contains(path) || filterFilePaths.contains(path) {
-            readGlobFiles()
-            return FilePath()
-        }
-        guard discovers else { return nil }
-        if path == infoExclude || path == globalExcludes {
-            readExcludeFiles()
-            return FilePath()
-        }
-        guard let name = path.lastComponent, PathFilter.isRuleFileName(name) else { return nil }
-        let directory = FileSystem.parent(path)
-        if let relative = FileSystem.relative(directory, to: root) {
-            if !relative.isEmpty, !recursive { return nil }
-            loadDirectory(relative, at: directory)
-            return relative
-        }
-        if ancestors.contains(directory) {
-            git.setFiles(readDirectoryFiles(directory), in: FileSystem.relative(directory, to: top) ?? FilePath())
-            return FilePath()
-        }
-        return nil
-    }
-
-    /// The directories outside the tree to watch for the rule files in
-    /// them: the ancestors' `.gitignore`s, `info/exclude`, the global
-    /// excludes file, the ignore and filter files.
-    var outsideDirectories: [FilePath] {
-        var paths = ignoreFilePaths + filterFilePaths
-        paths += [infoExclude, globalExcludes].compactMap { $0 }
-        var directories = paths.map(FileSystem.parent)
-        if readsGitignores || readsDotIgnores { directories += ancestors }
-        var seen = Set<FilePath>()
-        return directories.filter { seen.insert($0).inserted && FileSystem.relative($0, to: root) == nil }
-    }
-
-    private static let gitignoreName: FilePath.Component = ".gitignore"
-    private static let ignoreName: FilePath.Component = ".ignore"
-    /// The names of the rule files that apply to their own directory.
-    static let ruleFileNames = [gitignoreName, ignoreName]
-
-    /// Whether `name` is a per-directory rule file.
-    static func isRuleFileName(_ name: FilePath.Component) -> Bool {
-        name == gitignoreName || name == ignoreName
-    }
-
-    /// Whether the name given as bytes (from a listing) is a per-directory rule file.
-    static func isRuleFileName(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        name.elementsEqual(".gitignore".utf8) || name.elementsEqual(".ignore".utf8)
-    }
-
-    private mutating func readExcludeFiles() {
-        git.excludeFiles = [infoExclude, globalExcludes].compactMap { path in
-            guard let path, let bytes = PathFilter.readRuleFile(path, followSymlinks: true) else { return nil }
-            return IgnoreFile.gitignore(bytes, path: path, ignoreCase: ignoreCase)
-        }
-    }
-
-    /// `.ignore` then `.gitignore` of `directory` (those this filter reads):
-    /// the order they are consulted in.
-    private func readDirectoryFiles(_ directory: FilePath) -> [IgnoreFile] {
-        var names: [FilePath.Component] = []
-        if readsDotIgnores { names.append(PathFilter.ignoreName) }
-        if readsGitignores { names.append(PathFilter.gitignoreName) }
-        return names.compactMap { name in
-            let path = directory.appending(name)
-            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path, ignoreCase: ignoreCase) }
-        }
-    }
-
-    /// Reads the `--ignore-file`s and `--filter-file`s, their globs rooted here.
-    private mutating func readGlobFiles() {
-        let root = root
-        func rooted(_ paths: [FilePath]) -> [(file: IgnoreFile, globs: [RootedGlob])] {
-            paths.compactMap { PathFilter.readGlobs($0) }.map { file in (file, file.patterns.map { RootedGlob($0.glob, root: root) }) }
-        }
-        ignoreFiles = rooted(ignoreFilePaths)
-        filterFiles = rooted(filterFilePaths)
-    }
-
-    /// A list of globs; a file that cannot be read or holds a bad glob
-    /// gives one warning and no rules (`validated()` rejected it at start).
-    private static func readGlobs(_ path: FilePath) -> IgnoreFile? {
-        guard let bytes = readRuleFile(path, followSymlinks: true) else { return nil }
-        do {
-            return try IgnoreFile.globs(bytes, path: path)
-        } catch {
-            WatchNotices.warnOnce(about: path, "\(error); not used")
-            return nil
-        }
-    }
-
-    /// The largest ignore or git configuration file read (1 MiB).
-    static let ruleFileLimit = 1 << 20
-
-    /// The bytes of a rule file; nil when it is missing or skipped (with one warning).
-    private static func readRuleFile(_ path: FilePath, followSymlinks: Bool) -> [UInt8]? {
-        let read = FileSystem.readFile(path, limit: Self.ruleFileLimit, followSymlinks: followSymlinks)
-        switch read {
-        case .contents(let bytes):
-            WatchNotices.clearWarning(about: path)
-            return bytes
-        case .missing:
-            WatchNotices.clearWarning(about: path)
-            return nil
-        case .notRegular, .tooLarge, .failed:
-            WatchNotices.warnOnce(about: path, "ignore file \(Quoted.path(path)) skipped: \(read.reason)")
-            return nil
-        }
+        if discovers { prepareRepository() }
     }
 
     // MARK: Deciding
@@ -290,16 +158,27 @@ struct PathFilter: Sendable {
         return found ?? gitReason(relative, isDirectory: isDirectory)
     }
 
+    /// What git's rules say of `relative` by its own name: the rule that
+    /// ignores it, unless git tracks it (`kept`); inside a directory they
+    /// ignore that is watched only for what git tracks in it (`entered`),
+    /// that directory's rule for anything git does not track.
     private func gitReason(_ relative: FilePath, isDirectory: Bool) -> IgnoreReason? {
         guard !git.isEmpty else { return nil }
+        guard let decision = gitDecision(relative, isDirectory: isDirectory), decision.ignores else {
+            return entered.isEmpty ? nil : enteredReason(relative)
+        }
+        if !kept.isEmpty, !PathFilter.isDotIgnore(decision), relative.withBytes({ kept.contains(Array($0)) }) { return nil }
+        return IgnoreReason(source: .file(path: decision.file.path, line: decision.pattern.line), pattern: decision.pattern.text)
+    }
+
+    /// The pattern of git's rule files that decides `relative` by its own name.
+    func gitDecision(_ relative: FilePath, isDirectory: Bool) -> IgnoreRules.Decision? {
         // The path from the top, as bytes: the prefix, then the relative path.
-        let found = relative.withBytes { bytes -> IgnoreRules.Decision? in
+        relative.withBytes { bytes -> IgnoreRules.Decision? in
             if prefixBytes.isEmpty { return git.decision(for: bytes, isDirectory: isDirectory) }
             let joined = prefixBytes + [UInt8(ascii: "/")] + bytes
             return joined.withUnsafeBufferPointer { git.decision(for: $0, isDirectory: isDirectory) }
         }
-        guard let decision = found, decision.ignores else { return nil }
-        return IgnoreReason(source: .file(path: decision.file.path, line: decision.pattern.line), pattern: decision.pattern.text)
     }
 
     /// The rule that ignores `relative`, looking at each directory between
@@ -318,7 +197,7 @@ struct PathFilter: Sendable {
     }
 
     /// `relative` (from the root) as a path from `top`.
-    private func topRelative(_ relative: FilePath) -> FilePath {
+    func topRelative(_ relative: FilePath) -> FilePath {
         prefix.isEmpty ? relative : prefix.pushing(relative)
     }
 }

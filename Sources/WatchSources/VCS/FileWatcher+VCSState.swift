@@ -30,11 +30,24 @@ extension FileWatcher {
             // A lock counts from the moment it exists.
             options.coalescesSaves = false
             let tracker = VCSTracker(repositories)
+            let tops = repositories.map(\.top)
             return FileWatcher.watch(repositories.map(\.stateDirectory), options: options)
                 .scan(tracker) { tracker, event in tracker.applying(event) }
                 .map(\.state)
                 .startWith(VCSState())
                 .distinctUntilChanged()
+                .concatMap { state -> Signal<VCSState> in
+                    guard !state.isBusy else { return Signal.just(state) }
+                    // The files an operation wrote come before its end,
+                    // even those held back as possibly temporary.
+                    return Signal { observer in
+                        InotifyReader.shared.releaseNew(under: tops) {
+                            observer.sendNext(state)
+                            observer.sendCompleted()
+                        }
+                        return ActionDisposable {}
+                    }
+                }
         }
     }
 

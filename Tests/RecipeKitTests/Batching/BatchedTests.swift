@@ -35,6 +35,28 @@ import TestSupport
         #expect(output == "----------[ba]-|")
     }
 
+    /// A temporary file made and renamed over the real one within the
+    /// window (`t` then `r` below) leaves the batch; a batch left with
+    /// nothing (a probe made and deleted, `p` then `d`) is not sent.
+    @Test func aFileMadeAndGoneWithinTheWindowIsNoChange() {
+        let scheduler = TestScheduler()
+        let temporary = FilePath("/a.tmp.1")
+        let output = marbles("-t--r------p-d------|", scheduler, symbol: { batch in
+            "[" + batch.events.map { "\($0.kind.rawValue) \($0.path)" }.joined(separator: ",") + "]"
+        }) {
+            $0.map { step -> [FileEvent] in
+                switch step {
+                case "t": return [FileEvent(path: temporary, kind: .created), FileEvent(path: temporary, kind: .closedWrite)]
+                case "r": return [FileEvent(path: temporary, kind: .movedFrom, cookie: 5), FileEvent(path: "/a", kind: .movedTo, cookie: 5)]
+                case "p": return [FileEvent(path: "/4913", kind: .created)]
+                default: return [FileEvent(path: "/4913", kind: .deleted)]
+                }
+            }
+            .batched(.ticks(3), maxWait: .ticks(100), scheduler: scheduler)
+        }
+        #expect(output == "-------[movedTo /a]------------|")
+    }
+
     /// The close of a write already reported (released while its writer
     /// kept the file open) is no new change: it opens no batch of its own,
     /// in either form of `batched`, and joins none.

@@ -44,6 +44,38 @@ import Testing
         #expect(batch == ChangeBatch([FileEvent(path: "/p/a", kind: .modified), FileEvent(path: "/p/b", kind: .created)]))
     }
 
+    /// A file made and renamed away (a temporary file renamed over the
+    /// real one) or deleted within the batch was never a change: only
+    /// where it went stays.
+    @Test func aFileMadeAndGoneWithinTheBatchLeavesIt() {
+        let batch = ChangeBatch([
+            FileEvent(path: "/p/a.c", kind: .modified),
+            FileEvent(path: "/p/.b.c.swp~tmp", kind: .created),
+            FileEvent(path: "/p/.b.c.swp~tmp", kind: .closedWrite),
+            FileEvent(path: "/p/.b.c.swp~tmp", kind: .movedFrom, cookie: 3),
+            FileEvent(path: "/p/b.c", kind: .movedTo, cookie: 3),
+            FileEvent(path: "/p/4913", kind: .created),
+            FileEvent(path: "/p/4913", kind: .deleted),
+        ])
+        #expect(batch.paths == ["/p/a.c", "/p/b.c"])
+        #expect(batch.events.map(\.path) == ["/p/a.c", "/p/b.c"])
+        #expect(batch.kinds["/p/.b.c.swp~tmp"] == nil)
+        #expect(batch == ChangeBatch([FileEvent(path: "/p/a.c", kind: .modified), FileEvent(path: "/p/b.c", kind: .movedTo, cookie: 3)]))
+    }
+
+    /// What existed before the batch and goes is a change, even when it
+    /// comes back and goes again; so is a directory made and removed.
+    @Test func whatExistedBeforeTheBatchStaysInIt() {
+        let deleted = ChangeBatch([FileEvent(path: "/p/a", kind: .modified), FileEvent(path: "/p/a", kind: .deleted)])
+        #expect(deleted.paths == ["/p/a"])
+        let again = ChangeBatch([FileEvent(path: "/p/a", kind: .deleted), FileEvent(path: "/p/a", kind: .created),
+                                 FileEvent(path: "/p/a", kind: .deleted)])
+        #expect(again.paths == ["/p/a"])
+        let directory = ChangeBatch([FileEvent(path: "/p/d", kind: .created, isDirectory: true),
+                                     FileEvent(path: "/p/d", kind: .deleted, isDirectory: true)])
+        #expect(directory.paths == ["/p/d"])
+    }
+
     @Test func mergingKeepsOrderAndCoalesces() {
         let first = ChangeBatch([FileEvent(path: "/a", kind: .modified)])
         let second = ChangeBatch([FileEvent(path: "/b", kind: .deleted), FileEvent(path: "/a", kind: .modified)])

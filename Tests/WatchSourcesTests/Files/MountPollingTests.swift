@@ -64,6 +64,57 @@ import SystemPackage
         #expect(recorder.events(for: dir.at("deep/down/mnt/remote.txt")).count == 1)
     }
 
+    /// A root that `.auto` polls because it is a FUSE mount applies the
+    /// same rules as one watched with inotify: the repository's
+    /// `.gitignore` above it, followed while watching.
+    @Test func aRootOnAFuseMountAppliesTheRulesAboveIt() throws {
+        let repo = TestRepository()
+        let source = TempDir()
+        defer { repo.remove(); source.remove() }
+        repo.write(".gitignore", "*.gen\n")
+        let view = repo.top + "/src"
+        repo.makeDirectories(view)
+        let mount = try BindMount(source: source.path, view: view)
+        defer { mount.unmount() }
+        let (recorder, subscription) = record([view], options: repo.options())
+        defer { subscription.dispose() }
+        Disk.write(source.at("a.gen"))
+        Disk.write(source.at("kept.txt"))
+        #expect(eventually { recorder.has(.created, view + "/kept.txt") })
+        repo.write(".gitignore", "*.gen\n*.txt\n")
+        PollScanner.shared.fence()
+        Disk.write(source.at("later.txt"))
+        Disk.write(source.at("later.c"))
+        #expect(eventually { recorder.has(.created, view + "/later.c") })
+        PollScanner.shared.fence()
+        let paths = Set(recorder.snapshot.map(\.path.string))
+        #expect(paths == [view + "/kept.txt", view + "/later.c"], "\(paths)")
+    }
+
+    /// A FUSE mount polled inside a tree watched with inotify: a rule file
+    /// outside the tree that changes reaches its poller too.
+    @Test func aRuleFileAboveTheTreeReachesAMountPolledInsideIt() throws {
+        let repo = TestRepository()
+        let source = TempDir()
+        defer { repo.remove(); source.remove() }
+        let src = repo.top + "/src"
+        repo.makeDirectories(src + "/mnt")
+        let mount = try BindMount(source: source.path, view: src + "/mnt")
+        defer { mount.unmount() }
+        let (recorder, subscription) = record([src], options: repo.options())
+        defer { subscription.dispose() }
+        repo.write(".gitignore", "*.gen\n")
+        #expect(eventually {
+            // Once the poller has the new rule, a fresh file shows it.
+            let probe = source.at("probe-\(UInt32.random(in: 0...UInt32.max))")
+            Disk.write(probe + ".gen")
+            Disk.write(probe + ".c")
+            PollScanner.shared.fence()
+            return recorder.has(.created, src + "/mnt/" + String(probe.split(separator: "/").last!) + ".c")
+                && !recorder.has(.created, src + "/mnt/" + String(probe.split(separator: "/").last!) + ".gen")
+        })
+    }
+
     @Test func aFuseMountAppearingUnderAWatchedDirectoryIsPolledThenWatchedAgainWhenGone() throws {
         let source = TempDir()
         let dir = TempDir()

@@ -74,10 +74,14 @@ import Testing
     }
 
     /// A symbolic link, a FIFO or one more link to a file is complete when
-    /// it appears: no write follows, so its creation is not held for one.
-    @Test func aNameMadeWholeAtOnceIsDeliveredAtOnce() {
-        var coalescer = SaveCoalescer()
-        #expect(coalescer.pass(event(.created), now: 0, origin: .complete).map(\.kind) == [.created])
+    /// it appears: no write follows, so its creation is not held for one,
+    /// only for the fresh window (`ln -sf` renames a link made under a
+    /// temporary name over the old one).
+    @Test func aNameMadeWholeAtOnceWaitsOnlyTheFreshWindow() {
+        var coalescer = SaveCoalescer(openWriteCap: 0.5, freshWindow: 0.2)
+        #expect(coalescer.pass(event(.created), now: 0, origin: .complete).isEmpty)
+        #expect(coalescer.expire(now: 0.19).isEmpty)
+        #expect(coalescer.expire(now: 0.2).map(\.kind) == [.created])
         #expect(coalescer.isEmpty)
     }
 
@@ -130,16 +134,112 @@ import Testing
         #expect(run(&coalescer, [(0, .attributes), (0.001, .closedWrite)]) == [[], [.attributes, .closedWrite]])
     }
 
-    @Test func aNewFileIsDeliveredWhenItsWriterClosesIt() {
-        var coalescer = SaveCoalescer()
-        let out = run(&coalescer, [(0, .created), (0.001, .modified), (0.002, .closedWrite)])
-        #expect(out == [[], [], [.created, .modified, .closedWrite]])
+    /// A new file is delivered whole once its writer closed it and it
+    /// stayed for the fresh window.
+    @Test func aNewFileIsDeliveredOnceClosedAndThere() {
+        var coalescer = SaveCoalescer(freshWindow: 0.2)
+        let out = run(&coalescer, [(0, .created), (0.001, .modified), (0.002, .closedWrite), (0.15, nil), (0.202, nil)])
+        #expect(out == [[], [], [], [], [.created, .modified, .closedWrite]])
+        #expect(coalescer.isEmpty)
     }
 
+    /// Written again before the window ends, it is held to that close too.
+    @Test func aNewFileWrittenAgainIsHeldToItsNextClose() {
+        var coalescer = SaveCoalescer(freshWindow: 0.2)
+        let out = run(&coalescer, [(0, .created), (0.01, .closedWrite), (0.1, .modified), (0.25, nil), (0.3, .closedWrite), (0.5, nil)])
+        #expect(out == [[], [], [], [], [], [.created, .closedWrite, .modified]])
+    }
+
+    /// vim's `4913` probe, gofmt's backup: made and deleted before anyone
+    /// heard of it, while written or after: no change at all.
+    @Test(arguments: [0.001, 0.1]) func aNewFileDeletedBeforeItWasReportedIsNoChange(_ deletedAt: Double) {
+        var coalescer = SaveCoalescer(freshWindow: 0.2)
+        let steps: [(Double, FileEvent.Kind?)] = deletedAt < 0.002 ? [(0, .created), (deletedAt, .deleted)]
+            : [(0, .created), (0.002, .closedWrite), (deletedAt, .deleted)]
+        #expect(run(&coalescer, steps).allSatisfy { $0.isEmpty })
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+        #expect(coalescer.isEmpty)
+    }
+
+    /// A temporary file whose fsync outlasts the open-write cap (a loaded
+    /// disk) is still waited for, up to the vanishing window: then it is
+    /// released, as any new file written that long.
+    @Test func aNewFileIsWaitedForPastTheOpenWriteCap() {
+        var coalescer = SaveCoalescer(window: 1, openWriteCap: 0.5, freshWindow: 0.2)
+        let temporary = FilePath("/src/.tmpAb12Cd")
+        var out = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 0)
+        out += coalescer.expire(now: 0.6)
+        out += coalescer.pass(FileEvent(path: temporary, kind: .closedWrite), now: 0.8)
+        #expect(out.isEmpty)
+        let renamed = coalescer.renamed(from: FileEvent(path: temporary, kind: .movedFrom, cookie: 1),
+                                        to: FileEvent(path: path, kind: .movedTo, cookie: 1), now: 0.81)
+        #expect(renamed.map(\.kind) == [.modified])
+        _ = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 2)
+        #expect(coalescer.expire(now: 2.9).isEmpty)
+        #expect(coalescer.expire(now: 3).map(\.kind) == [.created])
+    }
+
+    /// A file that existed and is deleted while written: what was held goes out first.
     @Test func aFileDeletedWhileWrittenReleasesWhatWasHeld() {
         var coalescer = SaveCoalescer()
-        #expect(run(&coalescer, [(0, .created), (0.001, .deleted)]) == [[], [.created, .deleted]])
+        #expect(run(&coalescer, [(0, .modified), (0.001, .deleted)]) == [[], [.modified, .deleted]])
         #expect(coalescer.isEmpty)
+    }
+
+    /// `NAME.tmp.123` (or `.NAME.swp~tmp`, an atomic-write library's name,
+    /// `sed -i`'s) written, closed, renamed over `NAME`: one modification
+    /// of `NAME`, nothing of the temporary file.
+    @Test func aTemporaryFileRenamedOverTheRealOneIsAModificationOfItOnly() {
+        var coalescer = SaveCoalescer(freshWindow: 0.2)
+        let temporary = FilePath("/src/app.c.tmp.123")
+        var out = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 0)
+        out += coalescer.pass(FileEvent(path: temporary, kind: .modified), now: 0.001)
+        out += coalescer.pass(FileEvent(path: temporary, kind: .closedWrite), now: 0.002)
+        #expect(out.isEmpty)
+        let renamed = coalescer.renamed(from: FileEvent(path: temporary, kind: .movedFrom, cookie: 9),
+                                        to: FileEvent(path: path, kind: .movedTo, cookie: 9), now: 0.003)
+        #expect(renamed == [FileEvent(path: path, kind: .modified)])
+        // The save's attribute change is part of it; nothing is left.
+        #expect(coalescer.pass(event(.attributes), now: 0.004).isEmpty)
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
+    /// Renamed while still open (written, renamed, then closed), the same.
+    @Test func aTemporaryFileRenamedBeforeItsCloseIsAModificationOfTheRealOne() {
+        var coalescer = SaveCoalescer()
+        let temporary = FilePath("/src/.app.c.swp~tmp")
+        #expect(coalescer.pass(FileEvent(path: temporary, kind: .created), now: 0).isEmpty)
+        let renamed = coalescer.renamed(from: FileEvent(path: temporary, kind: .movedFrom, cookie: 3),
+                                        to: FileEvent(path: path, kind: .movedTo, cookie: 3), now: 0.001)
+        #expect(renamed.map(\.kind) == [.modified])
+        #expect(coalescer.pass(event(.closedWrite), now: 0.002).map(\.kind) == [.closedWrite])
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
+    /// A new file renamed to a name nobody reports, or out of the tree:
+    /// it came and went unseen.
+    @Test func aNewFileRenamedAwayIsNoChange() {
+        var coalescer = SaveCoalescer()
+        let made = FileEvent(path: path, kind: .created)
+        _ = coalescer.pass(made, now: 0)
+        _ = coalescer.pass(event(.closedWrite), now: 0.001)
+        #expect(coalescer.renamed(from: FileEvent(path: path, kind: .movedFrom, cookie: 4), to: nil, now: 0.002).isEmpty)
+        _ = coalescer.pass(made, now: 1)
+        #expect(coalescer.pass(FileEvent(path: path, kind: .movedFrom, cookie: 5), now: 1.001).isEmpty)
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
+    /// Held past the window, a temporary file was reported; its rename is
+    /// then a rename (`ChangeBatch` still drops it when both fall in one batch).
+    @Test func aFileRenamedAfterTheWindowIsARename() {
+        var coalescer = SaveCoalescer(freshWindow: 0.2)
+        let temporary = FilePath("/src/download.part")
+        _ = coalescer.pass(FileEvent(path: temporary, kind: .created), now: 0)
+        _ = coalescer.pass(FileEvent(path: temporary, kind: .closedWrite), now: 0.01)
+        #expect(coalescer.expire(now: 0.3).map(\.kind) == [.created, .closedWrite])
+        let renamed = coalescer.renamed(from: FileEvent(path: temporary, kind: .movedFrom, cookie: 2),
+                                        to: FileEvent(path: path, kind: .movedTo, cookie: 2), now: 5)
+        #expect(renamed.map(\.kind) == [.movedFrom, .movedTo])
     }
 
     @Test func aVanishedPathThatStaysGoneIsReleasedAfterTheWindow() {

@@ -4,17 +4,18 @@ import Testing
 @testable import WatchSources
 import TestSupport
 
-/// rwatch's rule engine against `git check-ignore` on the same trees: the
-/// same verdict for every path, and for an ignored path the same deciding
+/// rwatch's rule engine against `git check-ignore` on the same trees, on
+/// every backend: the same verdict for every path (what a watch reports
+/// when each file is written), and for an ignored path the same deciding
 /// file and line (what `rwatch -v` names).
 @Suite struct GitCheckIgnoreTests {
-    /// The paths where rwatch, watching `root` (relative to the top),
-    /// disagrees with git; `paths` maps each path (from the top) to whether
-    /// it is a directory.
-    private func disagreements(_ repo: TestRepository, root: String, paths: [String: Bool]) -> [String] {
+    /// The paths where rwatch, watching `root` (relative to the top) with
+    /// `backend`, disagrees with git; `paths` maps each path (from the
+    /// top) to whether it is a directory.
+    private func disagreements(_ repo: TestRepository, root: String, paths: [String: Bool], backend: Backend) -> [String] {
         let rootPath = FilePath(root.isEmpty ? repo.top : repo.top + "/" + root)
-        var filter = PathFilter(root: rootPath, options: WatchOptions(useDefaultIgnore: false))
-        filter.prepare(environment: repo.gitEnvironment)
+        let options = repo.options(WatchOptions(useDefaultIgnore: false))
+        var filter = PathFilter(root: rootPath, options: options)
         let below = paths.keys.compactMap { path in FileSystem.relative(FilePath(repo.top + "/" + path), to: rootPath).map { (path, $0) } }
             .filter { !$0.1.isEmpty }
         // Read the rule files as a walk would: each directory before what is in it.
@@ -33,10 +34,30 @@ import TestSupport
                 found.append("\(path): git names \(theirs.file):\(theirs.line), rwatch \(ours)")
             }
         }
+        // What the backend reports when every file is written: those git keeps.
+        let files = below.filter { paths[$0.0] == false }.map(\.0)
+        let kept = Set(files.filter { (git[$0] ?? nil)?.ignored != true }.map { repo.top + "/" + $0 })
+        let reported = reportedWrites(of: files.map { repo.top + "/" + $0 }, watching: rootPath.string, options, backend)
+        for path in reported.symmetricDifference(kept).sorted() {
+            found.append("\(path): git \(kept.contains(path) ? "keeps" : "ignores"), the \(backend) watch \(reported.contains(path) ? "reports" : "drops") its write")
+        }
         return found
     }
 
-    @Test func aHandWrittenTreeAgreesWithGit() {
+    /// The paths among `files` whose write a watch of `root` reports.
+    private func reportedWrites(of files: [String], watching root: String, _ options: WatchOptions, _ backend: Backend) -> Set<String> {
+        let (recorder, subscription) = record([root], options: options, backend: backend)
+        defer { subscription.dispose() }
+        for file in files { Disk.append(file, "more\n") }
+        // Everything written before it has been reported.
+        switch backend {
+        case .inotify: InotifyReader.shared.barrier()
+        case .poll: PollScanner.shared.fence()
+        }
+        return Set(recorder.snapshot.map(\.path.string))
+    }
+
+    @Test(arguments: Backend.allCases) func aHandWrittenTreeAgreesWithGit(_ backend: Backend) {
         let repo = TestRepository(globalConfig: "[core]\n\texcludesFile = ~/global-ignore\n")
         defer { repo.remove() }
         TemporaryDirectory.writeFile(repo.home + "/global-ignore", "*.bak\n!keep.bak\n/top-only.txt\n")
@@ -61,33 +82,29 @@ import TestSupport
         }
         repo.makeDirectories(repo.top + "/out")
         paths["out"] = true
-        #expect(disagreements(repo, root: "", paths: paths) == [])
-        #expect(disagreements(repo, root: "src", paths: paths) == [])
-        #expect(disagreements(repo, root: "src/deep", paths: paths) == [])
+        #expect(disagreements(repo, root: "", paths: paths, backend: backend) == [])
+        #expect(disagreements(repo, root: "src", paths: paths, backend: backend) == [])
+        #expect(disagreements(repo, root: "src/deep", paths: paths, backend: backend) == [])
     }
 
-    @Test func withoutCoreExcludesFileTheXDGIgnoreFileApplies() {
+    @Test(arguments: Backend.allCases) func withoutCoreExcludesFileTheXDGIgnoreFileApplies(_ backend: Backend) {
         let repo = TestRepository()
         defer { repo.remove() }
         TemporaryDirectory.writeFile(repo.xdg + "/git/ignore", "*.swp\nglobal/\n")
         repo.write("a.swp", "")
         repo.write("global/x", "")
         repo.write("kept.txt", "")
-        #expect(disagreements(repo, root: "", paths: ["a.swp": false, "global": true, "global/x": false, "kept.txt": false]) == [])
-        var filter = PathFilter(root: FilePath(repo.top), options: WatchOptions(useDefaultIgnore: false))
-        filter.prepare(environment: repo.gitEnvironment)
+        #expect(disagreements(repo, root: "", paths: ["a.swp": false, "global": true, "global/x": false, "kept.txt": false], backend: backend) == [])
+        let filter = PathFilter(root: FilePath(repo.top), options: repo.options(WatchOptions(useDefaultIgnore: false)))
         #expect(filter.whyIgnored("a.swp", isDirectory: false)?.source == .file(path: FilePath(repo.xdg + "/git/ignore"), line: 1))
     }
 
-    @Test(arguments: 0..<48) func generatedTreesAgreeWithGit(seed: Int) {
+    @Test(arguments: Backend.allCases, 0..<48) func generatedTreesAgreeWithGit(_ backend: Backend, seed: Int) {
         var random = SeededGenerator(seed: UInt64(seed) &* 7919 &+ 17)
         let repo = TestRepository()
         defer { repo.remove() }
         let tree = GeneratedTree(&random)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
-        for file in tree.paths.filter({ !$0.value }).keys { repo.write(file, "") }
-        for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
-        repo.write(".git/info/exclude", tree.infoExclude)
+        tree.write(into: repo)
         let global = repo.home + "/global-ignore"
         TemporaryDirectory.writeFile(global, tree.globalExcludes)
         TemporaryDirectory.writeFile(repo.globalConfig, "[core]\n\texcludesFile = \(global)\n")
@@ -97,8 +114,8 @@ import TestSupport
         let verdicts = repo.checkIgnore(candidates)
         if let below = candidates.first(where: { (verdicts[$0] ?? nil)?.ignored != true }) { roots.append(below) }
         for root in roots {
-            let found = disagreements(repo, root: root, paths: tree.paths)
-            #expect(found == [], "seed \(seed), root '\(root)'\n\(tree.description)")
+            let found = disagreements(repo, root: root, paths: tree.paths, backend: backend)
+            #expect(found == [], "\(backend), seed \(seed), root '\(root)'\n\(tree.description)")
         }
     }
 }
@@ -180,6 +197,14 @@ struct GeneratedTree: CustomStringConvertible {
             name.append(character)
         }
         return name
+    }
+
+    /// Makes the tree in `repo`, with its `.gitignore`s and `info/exclude`.
+    func write(into repo: TestRepository) {
+        for directory in paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
+        for file in paths.filter({ !$0.value }).keys { repo.write(file, "") }
+        for (directory, contents) in ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
+        repo.write(".git/info/exclude", infoExclude)
     }
 
     var description: String {

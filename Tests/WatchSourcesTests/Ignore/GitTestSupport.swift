@@ -34,6 +34,13 @@ struct TestRepository {
         GitConfiguration.Environment(home: FilePath(home), xdgConfigHome: FilePath(xdg), configGlobal: FilePath(globalConfig), configSystem: nil, noSystem: true)
     }
 
+    /// `options` reading git's configuration as this repository's git does.
+    func options(_ options: WatchOptions = WatchOptions()) -> WatchOptions {
+        var options = options
+        options.gitEnvironment = gitEnvironment
+        return options
+    }
+
     /// Runs git in the top.
     @discardableResult
     func git(_ arguments: [String], input: String = "") -> Command.Result {

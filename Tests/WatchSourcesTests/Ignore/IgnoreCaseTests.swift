@@ -64,8 +64,7 @@ import TestSupport
     /// The paths where rwatch, watching the top, disagrees with git.
     private func disagreements(_ repo: TestRepository) -> [String] {
         let root = FilePath(repo.top)
-        var filter = PathFilter(root: root, options: WatchOptions(useDefaultIgnore: false))
-        filter.prepare(environment: repo.gitEnvironment)
+        var filter = PathFilter(root: root, options: repo.options(WatchOptions(useDefaultIgnore: false)))
         filter.loadDirectory(FilePath(), at: root)
         for (path, isDirectory) in paths where isDirectory { filter.loadDirectory(FilePath(path), at: root.pushing(FilePath(path))) }
         let git = repo.checkIgnore(paths.keys.sorted())
@@ -128,13 +127,9 @@ import TestSupport
         defer { repo.remove() }
         repo.git(["config", "core.ignorecase", "true"])
         let tree = GeneratedTree(&random, upperCase: true)
-        for directory in tree.paths.filter(\.value).keys { repo.makeDirectories(repo.top + "/" + directory) }
-        for file in tree.paths.filter({ !$0.value }).keys { repo.write(file, "") }
-        for (directory, contents) in tree.ignoreFiles { repo.write(directory.isEmpty ? ".gitignore" : directory + "/.gitignore", contents) }
-        repo.write(".git/info/exclude", tree.infoExclude)
+        tree.write(into: repo)
         let root = FilePath(repo.top)
-        var filter = PathFilter(root: root, options: WatchOptions(useDefaultIgnore: false))
-        filter.prepare(environment: repo.gitEnvironment)
+        var filter = PathFilter(root: root, options: repo.options(WatchOptions(useDefaultIgnore: false)))
         filter.loadDirectory(FilePath(), at: root)
         for directory in tree.paths.filter(\.value).keys.sorted(by: { $0.count < $1.count }) {
             filter.loadDirectory(FilePath(directory), at: root.pushing(FilePath(directory)))

@@ -20,8 +20,7 @@ import TestSupport
         repo.write("src/.gitignore", "*.git\n")
         repo.write("src/.ignore", "*.dot\n")
         let root = FilePath(repo.top + "/src")
-        var filter = PathFilter(root: root, options: options)
-        filter.prepare(environment: repo.gitEnvironment)
+        var filter = PathFilter(root: root, options: repo.options(options))
         filter.loadDirectory(FilePath(), at: root)
         let names = ["a.global", "a.exclude", "a.above-git", "a.above-dot", "a.git", "a.dot", "a.kept"]
         return Set(names.filter { filter.whyIgnored(FilePath($0), isDirectory: false) != nil })
@@ -46,8 +45,7 @@ import TestSupport
     @Test func withNoSourceNothingIsRead() {
         let options = WatchOptions(useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false)
         #expect(ignored(options) == [])
-        var filter = PathFilter(root: "/", options: options)
-        filter.prepare()
-        #expect(filter.outsideDirectories.isEmpty)
+        let filter = PathFilter(root: "/", options: options)
+        #expect(filter.followedDirectories.isEmpty)
     }
 }

@@ -87,6 +87,27 @@ import TestSupport
         #expect(process.exitStatus() == nil)
     }
 
+    /// Polled because no inotify instance is left, a watched directory
+    /// still applies the repository's `.gitignore` above it.
+    @Test func withNoInotifyInstanceLeftTheRulesAboveTheTreeApply() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("repo"), 0o755)
+        mkdir(scratch.file("repo/src"), 0o755)
+        #expect(Command.run(["git", "init", "-q", scratch.file("repo")]).status == 0)
+        scratch.write("repo/.gitignore", "*.gen\n")
+        let wrapper = ["unshare", "-U", "-r", "/bin/sh", "-c", "echo 0 > /proc/sys/user/max_inotify_instances && exec \"$@\"", "limited"]
+        let process = RWatch(["events", "repo/src"], in: scratch.path, wrapper: wrapper, scratch: scratch)
+        defer { process.interrupt() }
+        let src = scratch.file("repo/src")
+        #expect(writeUntilReported(process, in: [src]) { "created " + $0 })
+        scratch.write("repo/src/made.gen", "")
+        scratch.write("repo/src/made.c", "")
+        #expect(eventually { process.stdout.contains("created " + src + "/made.c") })
+        #expect(!process.stdout.contains("made.gen"), "\(process.stdout)")
+        #expect(process.stderr.contains("instance limit"))
+    }
+
     /// libinotifytools waits for events in `select(2)`, which aborts the
     /// process ("bit out of range 0 - FD_SETSIZE") once its fd is 1024 or
     /// more. rwatch reads the fd with `poll(2)` instead.

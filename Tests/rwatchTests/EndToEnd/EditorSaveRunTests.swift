@@ -5,15 +5,9 @@ import TestSupport
 /// One run per save, whatever the editor and the debounce: each editor's
 /// exact system calls on a real file, real inotify, the real binary.
 @Suite struct EditorSaveRunTests {
-    /// The paths of each complete run, one run per line of `runs`.
-    private func runs(_ scratch: Scratch) -> [[String]] {
-        scratch.read("runs").split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-            .map { $0.split(separator: "|").map(String.init) }
-    }
+    private func runs(_ scratch: Scratch) -> [[String]] { RunLog.runs(scratch) }
 
-    private func runs(_ scratch: Scratch, with path: String) -> Int {
-        runs(scratch).filter { $0.contains(path) }.count
-    }
+    private func runs(_ scratch: Scratch, with path: String) -> Int { RunLog.runs(scratch, with: path) }
 
     @Test(arguments: EditorSave.allCases, ["0", "50ms"])
     func eachSaveIsOneRun(_ editor: EditorSave, _ debounce: String) {
@@ -24,20 +18,11 @@ import TestSupport
         let clock = scratch.file("watched/zz-clock")
         scratch.write("watched/app.c", "int x;\n")
         scratch.write("watched/zz-clock", "")
-        let rwatch = RWatch(["-p", "-q", "-d", debounce, "-w", "watched", "--",
-                             "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> runs; echo >> runs"],
-                            in: scratch.path, scratch: scratch)
+        let rwatch = RWatch(["-p", "-q", "-d", debounce, "-w", "watched", "--"] + RunLog.command, in: scratch.path, scratch: scratch)
         defer { rwatch.interrupt() }
         // Saves a marker until a run reports it: the watch is in place, and
         // every run before it has started.
-        func mark(_ name: String) -> Bool {
-            var attempt = 0
-            return eventually {
-                attempt += 1
-                if attempt % 100 == 1 { scratch.write("watched/" + name, "\(attempt)") }
-                return runs(scratch, with: scratch.file("watched/" + name)) > 0
-            }
-        }
+        func mark(_ name: String) -> Bool { RunLog.mark(scratch, name) }
         #expect(mark("zz-ready"))
         for save in 0..<3 {
             editor.save(file, "int x = \(save);\n", first: save == 0)
@@ -65,16 +50,9 @@ import TestSupport
         defer { scratch.remove() }
         mkdir(scratch.file("watched"), 0o700)
         let file = scratch.file("watched/upload.bin")
-        let rwatch = RWatch(["-p", "-q", "-d", "0", "-w", "watched", "--",
-                             "sh", "-c", "printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> runs; echo >> runs"],
-                            in: scratch.path, scratch: scratch)
+        let rwatch = RWatch(["-p", "-q", "-d", "0", "-w", "watched", "--"] + RunLog.command, in: scratch.path, scratch: scratch)
         defer { rwatch.interrupt() }
-        var attempt = 0
-        #expect(eventually {
-            attempt += 1
-            if attempt % 100 == 1 { scratch.write("watched/zz-ready", "\(attempt)") }
-            return runs(scratch, with: scratch.file("watched/zz-ready")) > 0
-        })
+        #expect(RunLog.mark(scratch, "zz-ready"))
         let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
         #expect(fd >= 0)
         #expect(write(fd, "part", 4) == 4)
@@ -82,13 +60,7 @@ import TestSupport
         #expect(eventually { runs(scratch, with: file) == 1 })
         close(fd)
         // A later change's run: the close, read before it, had its chance.
-        let later = scratch.file("watched/zz-later")
-        attempt = 0
-        #expect(eventually {
-            attempt += 1
-            if attempt % 100 == 1 { scratch.write("watched/zz-later", "\(attempt)") }
-            return runs(scratch, with: later) > 0
-        })
+        #expect(RunLog.mark(scratch, "zz-later"))
         #expect(runs(scratch, with: file) == 1, "\(runs(scratch))")
     }
 }

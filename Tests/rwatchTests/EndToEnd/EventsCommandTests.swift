@@ -18,12 +18,7 @@ import TestSupport
     private func start(_ scratch: Scratch, _ arguments: [String] = []) -> RWatch {
         mkdir(scratch.file("watched"), 0o700)
         let rwatch = RWatch(["events"] + arguments + ["watched"], in: scratch.path, scratch: scratch)
-        var attempt = 0
-        _ = eventually {
-            attempt += 1
-            if attempt % 100 == 1 { scratch.write("watched/ready", "\(attempt)") }
-            return rwatch.stdout.contains("ready")
-        }
+        _ = RunLog.writeUntil(scratch, "watched/ready") { rwatch.stdout.contains("ready") }
         return rwatch
     }
 

@@ -162,6 +162,7 @@ private struct DirectoryScan {
             let recheck = item.mustList || directory.hasIgnoreFile
             if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
                 job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+                job.rulesChanged = true
                 if !job.reloadIgnoreFiles { job.bumpGeneration() }
                 restate = true
             }
@@ -351,7 +352,7 @@ private struct DirectoryScan {
         let contentChanged = modified != entry.modified || (!isDirectory && Int64(info.st_size) != entry.size)
         let metadataChanged = UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || changed != entry.changed
         if entry.flags.contains(.ignoreFile), contentChanged || metadataChanged { rulesChanged = true }
-        if !baseline, entry.flags.contains(.reported) {
+        if !baseline, entry.flags.contains(.reported), isDirectory || job.held.isEmpty || !job.held.contains(path(name)) {
             if !isDirectory, contentChanged {
                 immediate.append(PollChanges.event(path(name), .modified))
             } else if !isDirectory ? metadataChanged : (UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || (metadataChanged && !contentChanged)) {
@@ -479,7 +480,7 @@ private struct DirectoryScan {
             guard entry.isDirectory else {
                 changes.appeared.append(PollChanges.Item(
                     path: where_, identity: .init(device: onDevice, inode: entry.inode), size: entry.size,
-                    modified: entry.modified, isDirectory: false, reported: reported, replaced: replaced))
+                    modified: entry.modified, isDirectory: false, reported: reported, replaced: replaced, holdable: true))
                 continue
             }
             let identity = PollTree.Identity(device: onDevice, inode: entry.inode)
@@ -516,6 +517,7 @@ private struct DirectoryScan {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
             job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+            job.rulesChanged = true
             job.bumpGeneration()
         }
         if !immediate.isEmpty { job.output(.events(immediate)) }

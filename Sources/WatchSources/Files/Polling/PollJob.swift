@@ -10,6 +10,9 @@ enum PollOutput: Sendable {
     /// The client's root (directory or single file) is gone; its
     /// deletions went out before. The job keeps looking for it to come back.
     case rootMissing
+    /// A rule file or git's index changed: what git tracks among the paths
+    /// its rules ignore is to be learned again.
+    case rulesChanged
 }
 
 /// The polled part of one watched root of one subscription: one or more
@@ -73,6 +76,10 @@ final class PollJob: @unchecked Sendable {
     let rootPath: [UInt8]
     let interval: Duration
     var filter: PathFilter
+    /// For a root polled whole, the filter's rule files outside the tree:
+    /// checked before each pass, so that a rule written before a change is
+    /// applied to it (inotify, for the rest, keeps order by itself).
+    var followed: FollowedFiles
     var generation: UInt32 = 0
     var tree = PollTree()
     var subtrees: [Subtree]
@@ -104,8 +111,10 @@ final class PollJob: @unchecked Sendable {
     static let fileGraceSeconds = 1.0
 
     init(id: Int, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
-         subtrees: [Subtree], gate: ArmGate?, output: @escaping @Sendable (PollOutput) -> Void)
+         followed: FollowedFiles = FollowedFiles([]), subtrees: [Subtree], gate: ArmGate?,
+         output: @escaping @Sendable (PollOutput) -> Void)
     {
+        self.followed = followed
         self.id = id
         self.clientID = clientID
         self.rootIndex = rootIndex
@@ -128,6 +137,7 @@ final class PollJob: @unchecked Sendable {
     /// Scans every subtree once and hands out what changed.
     func pass() {
         recentSince = Int64((FileSystem.now() - 1) * 1e9)
+        if !followed.isEmpty { followRuleFiles() }
         var changes = PollChanges()
         var index = 0
         while index < subtrees.count {
@@ -138,15 +148,17 @@ final class PollJob: @unchecked Sendable {
             }
         }
         reloadIgnoreFiles = false
+        if rulesChanged {
+            rulesChanged = false
+            if filter.gitDirectory != nil { output(.rulesChanged) }
+        }
         // What vanished and did not turn up elsewhere was deleted.
         for (_, gone) in vanishedDirectories {
             deleteTree(gone.index, at: gone.path, &changes)
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
-        if !changes.renamedAway.isEmpty { output(.renamedAway(changes.renamedAway)) }
-        let events = changes.events()
-        if !events.isEmpty { output(.events(events)) }
+        flush(&changes)
         if let gate {
             self.gate = nil
             gate.release()
@@ -208,12 +220,29 @@ final class PollJob: @unchecked Sendable {
         output(.rootMissing)
     }
 
-    /// Hands out what `changes` holds now (before a `rootMissing`, which may end the client).
+    /// Hands out what `changes` holds now (at the end of a pass, or
+    /// before a `rootMissing`, which may end the client): new files are
+    /// held back a pass (`PollChanges.settle(held:)`), those held by the
+    /// pass before announced if they are still there.
     private func flush(_ changes: inout PollChanges) {
-        if !changes.renamedAway.isEmpty { output(.renamedAway(changes.renamedAway)) }
-        let events = changes.events()
+        // Renamed to an ignored name before it was announced: it never was.
+        let renamedAway = changes.renamedAway.filter { !held.contains($0.path.bytes) }
+        for event in changes.renamedAway where held.contains(event.path.bytes) { held.remove(event.path.bytes) }
+        if !renamedAway.isEmpty { output(.renamedAway(renamedAway)) }
+        let outcome = changes.settle(held: held)
         changes = PollChanges()
+        held = outcome.held
+        var events = outcome.released.filter(PollJob.exists).map { PollChanges.event($0, .created) }
+        events += outcome.events
         if !events.isEmpty { output(.events(events)) }
+    }
+
+    /// Whether `path` (absolute, bytes) names something now.
+    private static func exists(_ path: [UInt8]) -> Bool {
+        var info = stat()
+        return (path + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
+        }
     }
 
     /// A watched single file: compared by `stat` (following a symbolic
@@ -281,6 +310,24 @@ final class PollJob: @unchecked Sendable {
         }
     }
 
+    /// Re-reads the rule files outside the tree that changed since the
+    /// last pass; when one decides anything, every directory decides its
+    /// entries again (silently), from this pass on.
+    private func followRuleFiles() {
+        var decides = false
+        for path in followed.changed() {
+            rulesChanged = true
+            if filter.ruleFileChanged(path) != nil { decides = true }
+        }
+        if decides { bumpGeneration() }
+    }
+
+    /// Takes what git tracks anew (`TrackedFiles`): when that changes what
+    /// the filter keeps, every directory decides its entries again.
+    func replaceTracked(_ files: TrackedFiles) {
+        if filter.setTracked(files) { bumpGeneration() }
+    }
+
     // MARK: Commands from the reader
 
     /// Adds a subtree (scanned from the next pass on).
@@ -308,6 +355,14 @@ final class PollJob: @unchecked Sendable {
 
     /// Set by `replace(_:)`: the next pass re-reads every directory's ignore files.
     var reloadIgnoreFiles = false
+    /// A rule file (or git's index) changed during the pass under way.
+    var rulesChanged = false
+    /// New files (absolute paths) the last pass found and did not announce
+    /// yet: a temporary file is renamed over the real one or deleted right
+    /// after it is made, and should never be reported
+    /// (`PollChanges.settle(held:)`); what the directory scan finds of them
+    /// meanwhile (a write) is part of their creation.
+    var held: Set<[UInt8]> = []
 
     /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
     static func isWithin(_ path: [UInt8], _ ancestor: [UInt8]) -> Bool {

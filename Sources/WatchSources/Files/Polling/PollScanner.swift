@@ -12,8 +12,9 @@ final class PollScanner: Sendable {
         case add(job: Int, PollJob.Subtree)
         case remove(job: Int, under: [UInt8])
         case replaceFilter(job: Int, PathFilter)
-        /// Tests: a pass of every job now; then the reader opens the gate
-        /// once it has delivered what those passes found.
+        case replaceTracked(job: Int, TrackedFiles)
+        /// Tests: two passes of every job now; then the reader opens the
+        /// gate once it has delivered what those passes found.
         case fence(ArmGate)
         /// Tests: the identities of every directory snapshot, to `reply`.
         case inspect(@Sendable (Set<PollTree.Identity>) -> Void)
@@ -34,9 +35,10 @@ final class PollScanner: Sendable {
         }
     }
 
-    /// Tests: returns once a pass of every job, started after this call,
-    /// has been delivered to subscribers: what changed before it has been
-    /// reported.
+    /// Tests: returns once two passes of every job, started after this
+    /// call, have been delivered to subscribers: what changed before it has
+    /// been reported (a new file is announced by the pass after the one
+    /// that found it).
     func fence() {
         let gate = ArmGate()
         submit(.fence(gate))
@@ -73,8 +75,9 @@ final class PollScanner: Sendable {
 private final class PollLoop {
     let scanner: PollScanner
     var jobs: [PollJob] = []
-    /// Fences to pass to the reader after the next passes.
-    var fences: [ArmGate] = []
+    /// Fences to pass to the reader after the next passes, with how many
+    /// passes of every job each still waits for.
+    var fences: [(gate: ArmGate, passes: Int)] = []
 
     init(scanner: PollScanner) {
         self.scanner = scanner
@@ -84,6 +87,9 @@ private final class PollLoop {
         while true {
             for command in scanner.takeCommands() { execute(command) }
             if jobs.isEmpty {
+                // No pass left to wait for.
+                for fence in fences { InotifyReader.shared.fence(fence.gate) }
+                fences.removeAll()
                 if scanner.finishIfIdle() { return }
                 continue
             }
@@ -98,8 +104,9 @@ private final class PollLoop {
                 let interval = UInt64(job.interval.clampedNanoseconds)
                 job.nextDue = max(started + interval, now + interval / 2)
             }
-            for gate in fences { InotifyReader.shared.fence(gate) }
-            fences.removeAll()
+            for index in fences.indices { fences[index].passes -= 1 }
+            for fence in fences where fence.passes <= 0 { InotifyReader.shared.fence(fence.gate) }
+            fences.removeAll { $0.passes <= 0 }
             let next = jobs.map(\.nextDue).min()!
             let timeout = next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
             var fds = [pollfd(fd: scanner.wakeFD, events: Int16(POLLIN), revents: 0)]
@@ -128,8 +135,10 @@ private final class PollLoop {
             jobs.first { $0.id == id }?.remove(under: relative)
         case .replaceFilter(let id, let filter):
             jobs.first { $0.id == id }?.replace(filter)
+        case .replaceTracked(let id, let files):
+            jobs.first { $0.id == id }?.replaceTracked(files)
         case .fence(let gate):
-            if jobs.isEmpty { gate.release() } else { fences.append(gate) }
+            if jobs.isEmpty { gate.release() } else { fences.append((gate, 2)) }
         case .inspect(let reply):
             var identities: Set<PollTree.Identity> = []
             for job in jobs {
