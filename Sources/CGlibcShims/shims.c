@@ -104,3 +104,9 @@ void CGlibcShims_spawn_fence_enter(void) {
 void CGlibcShims_spawn_fence_leave(void) {
     pthread_mutex_unlock(&spawn_fence);
 }
+
+#include <malloc.h>
+
+int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax) {
+    return mallopt(M_MMAP_THRESHOLD, mmapThreshold) && mallopt(M_ARENA_MAX, arenaMax);
+}
