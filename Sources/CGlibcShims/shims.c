@@ -126,3 +126,9 @@ int CGlibcShims_pidfd_send_signal(int fd, int sig) {
     return -1;
 #endif
 }
+
+#include <malloc.h>
+
+int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax) {
+    return mallopt(M_MMAP_THRESHOLD, mmapThreshold) && mallopt(M_ARENA_MAX, arenaMax);
+}

@@ -21,6 +21,10 @@ void *_Nullable CGlibcShims_memmem(const void *_Nonnull haystack, size_t haystac
 /// memrchr(3): the last byte `c` in the first `length` bytes of `bytes`, or NULL.
 void *_Nullable CGlibcShims_memrchr(const void *_Nonnull bytes, int c, size_t length);
 
+/// mallopt(3) with M_MMAP_THRESHOLD and M_ARENA_MAX (malloc.h is not in
+/// Swift's Glibc module): `rwatch serve` sets both for its large tables.
+int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax);
+
 /// 1 where this glibc has posix_spawn_file_actions_addchdir_np (2.29+), else 0.
 int CGlibcShims_has_addchdir(void);
 

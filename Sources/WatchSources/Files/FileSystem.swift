@@ -109,7 +109,7 @@ package enum FileSystem {
     /// it lies, valid only during the call), `d_type` and inode, without
     /// `.` and `..`. False when the descriptor is not a readable directory.
     /// The one `readdir` loop.
-    static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
+    package static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
             return false
