@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -103,6 +104,27 @@ void CGlibcShims_spawn_fence_enter(void) {
 
 void CGlibcShims_spawn_fence_leave(void) {
     pthread_mutex_unlock(&spawn_fence);
+}
+
+int CGlibcShims_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int CGlibcShims_pidfd_send_signal(int fd, int sig) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+#else
+    (void)fd;
+    (void)sig;
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 #include <malloc.h>

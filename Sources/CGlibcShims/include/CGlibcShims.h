@@ -65,4 +65,13 @@ int CGlibcShims_set_parent_death_signal(int sig);
 /// process's children instead of init's. 0, or -1 with errno.
 int CGlibcShims_become_child_subreaper(void);
 
+/// pidfd_open(2) (Linux 5.3): a descriptor that refers to process `pid`
+/// for as long as it is open, whatever number the kernel gives later
+/// processes. -1 with errno (ENOSYS on older kernels).
+int CGlibcShims_pidfd_open(int pid);
+
+/// pidfd_send_signal(2) (Linux 5.1): `sig` to the process `fd` refers to,
+/// never to a later holder of its pid. 0, or -1 with errno.
+int CGlibcShims_pidfd_send_signal(int fd, int sig);
+
 #endif
