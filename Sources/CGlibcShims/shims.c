@@ -24,16 +24,6 @@
 #define HAS_ADDCLOSEFROM 0
 #endif
 
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
-#define HAS_ADDTCSETPGRP 1
-#else
-#define HAS_ADDTCSETPGRP 0
-#endif
-
-int CGlibcShims_has_addtcsetpgrp(void) {
-    return HAS_ADDTCSETPGRP;
-}
-
 int CGlibcShims_has_addchdir(void) {
     return HAS_ADDCHDIR;
 }
@@ -70,16 +60,6 @@ int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_action
 #else
     (void)actions;
     (void)from;
-    return ENOSYS;
-#endif
-}
-
-int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *actions, int fd) {
-#if HAS_ADDTCSETPGRP
-    return posix_spawn_file_actions_addtcsetpgrp_np(actions, fd);
-#else
-    (void)actions;
-    (void)fd;
     return ENOSYS;
 #endif
 }

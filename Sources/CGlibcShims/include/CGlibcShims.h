@@ -31,9 +31,6 @@ int CGlibcShims_has_addchdir(void);
 /// 1 where this glibc has posix_spawn_file_actions_addclosefrom_np (2.34+), else 0.
 int CGlibcShims_has_addclosefrom(void);
 
-/// 1 where this glibc has posix_spawn_file_actions_addtcsetpgrp_np (2.35+), else 0.
-int CGlibcShims_has_addtcsetpgrp(void);
-
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to
 /// `path` before exec. ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *_Nonnull actions,
@@ -42,11 +39,6 @@ int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t 
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes
 /// every descriptor from `from` up before exec. ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *_Nonnull actions, int from);
-
-/// posix_spawn_file_actions_addtcsetpgrp_np (glibc 2.35): the child makes
-/// its process group the foreground group of terminal `fd` before exec.
-/// ENOSYS where glibc lacks it.
-int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
 
 /// The spawn fence: a process-wide lock that every posix_spawn of the
 /// process holds until the child has exec'd (posix_spawn returns only

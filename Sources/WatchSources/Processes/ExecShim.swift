@@ -13,9 +13,12 @@ enum ExecShim {
     static let path: [UInt8] = Array("/proc/self/exe".utf8)
 
     /// The variable that makes the spawned program exec `program`; with
-    /// `listenPID`, `LISTEN_PID` is set to its pid first. It names this
-    /// process as the parent, so a stray copy of it does nothing.
-    static func variable(program: [UInt8], listenPID: Bool) -> [UInt8] {
-        Array("RWATCH_EXEC_SHIM=\(getpid()):\(listenPID ? "L" : "-"):".utf8) + program
+    /// `listenPID`, `LISTEN_PID` is set to its pid first; with
+    /// `takeTerminal`, its group becomes the terminal's foreground group
+    /// first. It names this process as the parent, so a stray copy of it
+    /// does nothing.
+    static func variable(program: [UInt8], listenPID: Bool, takeTerminal: Bool = false) -> [UInt8] {
+        let flags = (listenPID ? "L" : "") + (takeTerminal ? "T" : "")
+        return Array("RWATCH_EXEC_SHIM=\(getpid()):\(flags.isEmpty ? "-" : flags):".utf8) + program
     }
 }

@@ -62,9 +62,10 @@ package enum ProcessLauncher {
     }
 
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
-    /// With `withTerminal`, stdin stays rwatch's terminal and the child
-    /// makes its group the foreground group before exec (the caller has
-    /// reserved the terminal: `ControllingTerminal.reserve()`).
+    /// With `withTerminal`, stdin stays rwatch's terminal and the command's
+    /// group becomes the foreground group before its exec, through the exec
+    /// shim (the caller has reserved the terminal:
+    /// `ControllingTerminal.reserve()`).
     /// With `controlGroup`, the child is born in that cgroup (when rwatch
     /// can enter it: `Child.inControlGroup`).
     static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false,
@@ -76,10 +77,13 @@ package enum ProcessLauncher {
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
         var executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
-        if !options.listenSockets.isEmpty {
+        if !options.listenSockets.isEmpty || withTerminal {
             // LISTEN_PID must be the command's own pid, which no spawn
-            // attribute can set: the exec shim sets it on its way to exec.
-            environment.append(ExecShim.variable(program: executable, listenPID: true))
+            // attribute can set, and the terminal is taken after the spawn
+            // has returned (a stop before the exec is then a watched child's
+            // stop): the exec shim does both on its way to exec.
+            environment.append(ExecShim.variable(program: executable, listenPID: !options.listenSockets.isEmpty,
+                                                 takeTerminal: withTerminal))
             executable = ExecShim.path
         }
         let streams = try ChildStreams(options, command: command)
