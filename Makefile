@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 # The build folder of release, install and dist (swift build --scratch-path):
 # another one lets a second tree or session build beside this one.
 SCRATCH    ?= .build
-APT_PKGS   := libinotifytools0-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
+APT_PKGS   := libinotifytools0-dev libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
 # What make dist (dpkg-shlibdeps, objcopy) and make dist-check (lintian, man) use.
 DIST_PKGS  := dpkg-dev binutils lintian man-db
 # pywatchman (PyPI) for the service's client tests, in a virtualenv of its own.

@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "WatchSources", targets: ["WatchSources"]),
         // Watchman's wire encodings, for clients of `rwatch serve` (and the fuzzers).
         .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
+        // The service itself, for the query parser's fuzzer (Fuzz/Harnesses).
+        .library(name: "Service", targets: ["Service"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
     ],
@@ -33,6 +35,13 @@ let package = Package(
         // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
         // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
+        // PCRE2's 8-bit library, for the service's `pcre` and `ipcre` terms:
+        // it matches bytes (no UTF mode), as file names are.
+        .systemLibrary(
+            name: "CPCRE2",
+            pkgConfig: "libpcre2-8",
+            providers: [.apt(["libpcre2-dev"])]
+        ),
         // The commit and toolchain a build records (`rwatch --version`, the
         // recipe toolchain check), from a header the Makefile writes.
         .target(name: "CBuildInfo"),
@@ -53,7 +62,7 @@ let package = Package(
         // FileWatcher as RecipeKit is.
         .target(
             name: "Service",
-            dependencies: ["WatchmanProtocol", "Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["WatchmanProtocol", "Signals", "WatchSources", "CPCRE2", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -85,7 +94,7 @@ let package = Package(
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchmanProtocolTests", dependencies: ["WatchmanProtocol", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "ServiceTests", dependencies: ["Service", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "ServiceTests", dependencies: ["Service", "WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "rwatchTests", dependencies: ["rwatch", "TestSupport"], swiftSettings: strict),
     ]
 )

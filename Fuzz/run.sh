@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SWIFT=${SWIFT:-swift}
 FUZZ_TIME=${FUZZ_TIME:-600}
 FUZZ_JOBS=${FUZZ_JOBS:-1}
-FUZZ_HARNESSES=${FUZZ_HARNESSES:-"FuzzGlob FuzzGitignore FuzzDuration FuzzSignal FuzzLinePattern FuzzDotEnv FuzzBSER FuzzJSONLines"}
+FUZZ_HARNESSES=${FUZZ_HARNESSES:-"FuzzGlob FuzzGitignore FuzzDuration FuzzSignal FuzzLinePattern FuzzDotEnv FuzzBSER FuzzJSONLines FuzzQuery"}
 scratch=$PWD/.build-fuzz
 export FUZZ_TIME scratch
 

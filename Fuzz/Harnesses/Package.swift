@@ -19,6 +19,8 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let harnesses = ["FuzzGlob", "FuzzGitignore", "FuzzDuration", "FuzzSignal", "FuzzLinePattern", "FuzzDotEnv"]
 // Harnesses of watchman's wire encodings, against the WatchmanProtocol product.
 let wireHarnesses = ["FuzzBSER", "FuzzJSONLines"]
+// Harnesses of the service's query parser, against the Service product.
+let serviceHarnesses = ["FuzzQuery"]
 
 let package = Package(
     name: "rwatch-fuzz",
@@ -37,6 +39,13 @@ let package = Package(
         .executableTarget(
             name: name,
             dependencies: ["FuzzSupport", .product(name: "WatchmanProtocol", package: root.lastPathComponent)],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    } + serviceHarnesses.map { name in
+        .executableTarget(
+            name: name,
+            dependencies: ["FuzzSupport", .product(name: "WatchmanProtocol", package: root.lastPathComponent),
+                           .product(name: "Service", package: root.lastPathComponent)],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )
     }

@@ -21,14 +21,15 @@ void *_Nullable CGlibcShims_memmem(const void *_Nonnull haystack, size_t haystac
 /// memrchr(3): the last byte `c` in the first `length` bytes of `bytes`, or NULL.
 void *_Nullable CGlibcShims_memrchr(const void *_Nonnull bytes, int c, size_t length);
 
+/// mallopt(3) with M_MMAP_THRESHOLD and M_ARENA_MAX (malloc.h is not in
+/// Swift's Glibc module): `rwatch serve` sets both for its large tables.
+int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax);
+
 /// 1 where this glibc has posix_spawn_file_actions_addchdir_np (2.29+), else 0.
 int CGlibcShims_has_addchdir(void);
 
 /// 1 where this glibc has posix_spawn_file_actions_addclosefrom_np (2.34+), else 0.
 int CGlibcShims_has_addclosefrom(void);
-
-/// 1 where this glibc has posix_spawn_file_actions_addtcsetpgrp_np (2.35+), else 0.
-int CGlibcShims_has_addtcsetpgrp(void);
 
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to
 /// `path` before exec. ENOSYS where glibc lacks it.
@@ -38,11 +39,6 @@ int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t 
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes
 /// every descriptor from `from` up before exec. ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *_Nonnull actions, int from);
-
-/// posix_spawn_file_actions_addtcsetpgrp_np (glibc 2.35): the child makes
-/// its process group the foreground group of terminal `fd` before exec.
-/// ENOSYS where glibc lacks it.
-int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
 
 /// The spawn fence: a process-wide lock that every posix_spawn of the
 /// process holds until the child has exec'd (posix_spawn returns only
@@ -60,5 +56,14 @@ int CGlibcShims_set_parent_death_signal(int sig);
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants become this
 /// process's children instead of init's. 0, or -1 with errno.
 int CGlibcShims_become_child_subreaper(void);
+
+/// pidfd_open(2) (Linux 5.3): a descriptor that refers to process `pid`
+/// for as long as it is open, whatever number the kernel gives later
+/// processes. -1 with errno (ENOSYS on older kernels).
+int CGlibcShims_pidfd_open(int pid);
+
+/// pidfd_send_signal(2) (Linux 5.1): `sig` to the process `fd` refers to,
+/// never to a later holder of its pid. 0, or -1 with errno.
+int CGlibcShims_pidfd_send_signal(int fd, int sig);
 
 #endif

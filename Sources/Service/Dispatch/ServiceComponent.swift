@@ -20,6 +20,6 @@ extension ServiceComponent {
 extension WatchmanServer {
     /// Every part of `rwatch serve`, in the order they register.
     public static func standardComponents() -> [any ServiceComponent] {
-        [ServerCommands()]
+        [ServerCommands(), RootCommands()]
     }
 }

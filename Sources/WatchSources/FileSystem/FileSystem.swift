@@ -87,7 +87,7 @@ package enum FileSystem {
     /// it lies, valid only during the call), `d_type` and inode, without
     /// `.` and `..`. False when the descriptor is not a readable directory.
     /// The one `readdir` loop.
-    static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
+    package static func forEachEntry(of descriptor: Int32, _ body: (UnsafeBufferPointer<UInt8>, _ type: UInt8, _ inode: UInt64) -> Void) -> Bool {
         guard let stream = fdopendir(descriptor) else {
             close(descriptor)
             return false
@@ -148,8 +148,23 @@ package enum FileSystem {
         return full.lexicallyNormalized()
     }
 
+    /// When `path` (not followed if a link) was last modified, in
+    /// nanoseconds since the epoch; nil when it is not there.
+    package static func modificationTime(_ path: FilePath) -> Int64? {
+        var info = stat()
+        guard path.withPlatformString({ lstat($0, &info) }) == 0 else { return nil }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// The wall clock now, in nanoseconds since the epoch (what file times use).
+    package static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     /// `path` relative to `root` (empty for the root itself), or nil when outside it.
-    static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
+    package static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
         relativeBytes(path, to: root) { $0.map { FilePath(bytes: $0) } }
     }
 

@@ -79,6 +79,15 @@ public enum FileWatcher {
         batches(paths.map { FilePath($0) }, options: options)
     }
 
+    /// Returns once the reader thread has read, and delivered to every
+    /// subscriber, each change the kernel queued before the call (a
+    /// rename's first half included, resolved as a move out if its other
+    /// half never comes). `rwatch serve` calls it after seeing a sync
+    /// cookie, so that nothing queued before the cookie is still unread.
+    package static func flushReads() {
+        InotifyReader.shared.barrier()
+    }
+
     /// The one shared subscription for `paths` and `options`: the events
     /// each kernel event brought, in order.
     private static func shared(_ paths: [FilePath], _ options: WatchOptions) -> Signal<[FileEvent]> {

@@ -45,7 +45,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// hold any bytes a file name can). With `caseFold` (gitignore syntax
     /// only: `core.ignorecase`), ASCII letters match either case the way
     /// git's wildmatch folds them.
-    init(bytes: [UInt8], syntax: Syntax, caseFold: Bool = false) throws {
+    init(bytes: [UInt8], syntax: Syntax, caseFold: Bool = false, explicitPeriod: Bool = false) throws {
         let pattern = String(decoding: bytes, as: UTF8.self)
         self.pattern = pattern
         self.syntax = syntax
@@ -66,7 +66,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         var alternatives: [GlobPattern] = []
         for text in texts {
             do {
-                alternatives.append(try GlobPattern(text, syntax: syntax, caseFold: caseFold))
+                alternatives.append(try GlobPattern(text, syntax: syntax, caseFold: caseFold, explicitPeriod: explicitPeriod))
             } catch {
                 switch error {
                 case .empty: throw bad("empty pattern")
@@ -78,6 +78,21 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             }
         }
         self.alternatives = alternatives
+    }
+
+    /// watchman's `match` term: git's wildmatch with `WM_PATHNAME` (`*`
+    /// within a segment, `**/` across segments), ASCII letters of either
+    /// case with `caseFold`, and with `explicitPeriod` (`WM_PERIOD`) a
+    /// segment starting with `.` matched only by a literal `.`. Written
+    /// without `/`, a pattern matches the last segment at any depth; with a
+    /// leading `/`, from the start.
+    package init(wildmatch bytes: [UInt8], caseFold: Bool, explicitPeriod: Bool) throws {
+        try self.init(bytes: bytes, syntax: .gitignore, caseFold: caseFold, explicitPeriod: explicitPeriod)
+    }
+
+    /// Whether the relative path whose bytes are `path` matches (as a file).
+    package func matches(bytes path: UnsafeBufferPointer<UInt8>) -> Bool {
+        matches(path, isDirectory: false)
     }
 
     /// Whether `relativePath` (no leading `/`) matches; a pattern written

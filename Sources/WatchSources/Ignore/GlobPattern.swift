@@ -30,6 +30,10 @@ struct GlobPattern: Sendable, Hashable {
     /// git's wildmatch does with `WM_CASEFOLD` (the path's bytes are
     /// folded as they are read; the pattern's literal bytes were at compile).
     let caseFold: Bool
+    /// wildmatch's `WM_PERIOD` (watchman's `match` without
+    /// `includedotfiles`): a segment starting with `.` is matched only by
+    /// a literal `.`, and `**` does not reach through one to what follows.
+    let explicitPeriod: Bool
     /// How many `**` segments the pattern has (two or more: matching
     /// remembers failures).
     private let globstarCount: Int
@@ -44,7 +48,7 @@ struct GlobPattern: Sendable, Hashable {
     /// gitignore's one (as git does). With `caseFold` (gitignore only),
     /// literal letters are folded to lower case, but not an escaped one: git
     /// compares `\X` as written with the folded path, so it matches nothing.
-    init(_ text: [UInt8], syntax: Glob.Syntax, caseFold: Bool = false) throws(Problem) {
+    init(_ text: [UInt8], syntax: Glob.Syntax, caseFold: Bool = false, explicitPeriod: Bool = false) throws(Problem) {
         precondition(!caseFold || syntax == .gitignore, "only gitignore patterns fold case")
         let slash = UInt8(ascii: "/")
         var bytes = text[...]
@@ -73,6 +77,7 @@ struct GlobPattern: Sendable, Hashable {
         self.trailingGlobstarNeedsComponent = syntax == .gitignore
         self.unicode = unicode
         self.caseFold = caseFold
+        self.explicitPeriod = explicitPeriod
     }
 
     /// The segments of a pattern being compiled, token by token.
@@ -164,8 +169,8 @@ struct GlobPattern: Sendable, Hashable {
             var start = end
             while start > 0, path[start - 1] != slash { start -= 1 }
             switch segments[0] {
-            case .globstar: return true
-            case .tokens(let tokens): return Self.match(tokens, UnsafeBufferPointer(rebasing: path[start..<end]), unicode: unicode, caseFold: caseFold)
+            case .globstar: return !(explicitPeriod && path[start] == UInt8(ascii: "."))
+            case .tokens(let tokens): return matchComponent(tokens, UnsafeBufferPointer(rebasing: path[start..<end]))
             }
         }
         // With two `**` or more, the same (segment, position) is reached
@@ -207,8 +212,16 @@ struct GlobPattern: Sendable, Hashable {
             if failed.contains(index, position) { return false }
             let needsOne = trailingGlobstarNeedsComponent && index > 0 && index == segments.count - 1
             if !needsOne, match(segment: index + 1, from: position, end: end, in: path, failed: &failed) { return true }
+            // Under `explicitPeriod`, `**` never takes a leading dot
+            // segment, nor (with segments after it) any dot segment.
+            let stopsAtPeriod = explicitPeriod && index < segments.count - 1
+            if explicitPeriod, position == 0, path[0] == UInt8(ascii: ".") {
+                failed.insert(index, position)
+                return false
+            }
             var next = position
             while next < end {
+                if stopsAtPeriod, path[next] == UInt8(ascii: ".") { break }
                 while next < end, path[next] != slash { next += 1 }
                 if match(segment: index + 1, from: next, end: end, in: path, failed: &failed) { return true }
                 while next < end, path[next] == slash { next += 1 }
@@ -219,11 +232,18 @@ struct GlobPattern: Sendable, Hashable {
             guard position < end else { return false }
             var componentEnd = position
             while componentEnd < end, path[componentEnd] != slash { componentEnd += 1 }
-            guard Self.match(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd]), unicode: unicode, caseFold: caseFold) else {
+            guard matchComponent(tokens, UnsafeBufferPointer(rebasing: path[position..<componentEnd])) else {
                 return false
             }
             return match(segment: index + 1, from: componentEnd, end: end, in: path, failed: &failed)
         }
+    }
+
+    /// One path component against one segment's tokens; under
+    /// `explicitPeriod` a component starting with `.` needs a literal `.`.
+    private func matchComponent(_ tokens: [Token], _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        if explicitPeriod, name.first == UInt8(ascii: "."), tokens.first != .byte(UInt8(ascii: ".")) { return false }
+        return Self.match(tokens, name, unicode: unicode, caseFold: caseFold)
     }
 
     /// Wildcard match of one component, backtracking to the last `*`; with

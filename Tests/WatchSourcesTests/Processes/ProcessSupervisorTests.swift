@@ -50,8 +50,14 @@ import TestSupport
         // The main thread (tid == pid) parked in pause(2) (syscall 34 on
         // x86_64), or the process gone.
         #expect(eventually { run.isFinished || mainThreadIsInPause(pid) })
-        let writer = open(fifo, O_WRONLY | O_NONBLOCK)
-        if writer >= 0 { close(writer) }
+        // The cleanup may not have opened the FIFO yet (the main thread can
+        // reach pause first): a writer opens only once a reader is there.
+        #expect(eventually {
+            let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            guard writer >= 0 else { return run.isFinished }
+            close(writer)
+            return true
+        })
         #expect(run.waitUntilFinished())
         #expect(run.exit == .exited(128 + SIGTERM))
     }

@@ -69,7 +69,7 @@ import TestSupport
 
     /// Debian's watchman 4.9 CLI reads no WATCHMAN_SOCK: the socket goes
     /// by `-U`. `--no-spawn` so it never starts a daemon of its own.
-    private func watchman(_ arguments: [String], sock: String, input: String = "") -> Command.Result {
+    static func watchman(_ arguments: [String], sock: String, input: String = "") -> Command.Result {
         Command.run(["watchman", "--no-spawn", "--no-local", "-U", sock, "--no-pretty"] + arguments,
                     environment: ["WATCHMAN_SOCK": sock, "HOME": "/nonexistent"], input: input)
     }
@@ -78,14 +78,14 @@ import TestSupport
         let scratch = Scratch()
         defer { scratch.remove() }
         let (server, sock) = serve(scratch)
-        #expect(watchman(["version"], sock: sock).output.contains("\"buildinfo\":\"rwatch"))
-        #expect(watchman(["get-sockname"], sock: sock).output.contains("\"unix_domain\":\"\(sock)\""))
-        #expect(watchman(["get-pid"], sock: sock).output.contains("\"pid\":\(server.pid)"))
-        #expect(watchman(["list-capabilities"], sock: sock).output.contains("\"cmd-log-level\""))
-        #expect(watchman(["--server-encoding=json", "log-level", "error"], sock: sock).output.contains("\"log_level\":\"error\""))
-        let required = watchman(["-j"], sock: sock, input: #"["version", {"required": ["will-never-exist"]}]"#)
+        #expect(Self.watchman(["version"], sock: sock).output.contains("\"buildinfo\":\"rwatch"))
+        #expect(Self.watchman(["get-sockname"], sock: sock).output.contains("\"unix_domain\":\"\(sock)\""))
+        #expect(Self.watchman(["get-pid"], sock: sock).output.contains("\"pid\":\(server.pid)"))
+        #expect(Self.watchman(["list-capabilities"], sock: sock).output.contains("\"cmd-log-level\""))
+        #expect(Self.watchman(["--server-encoding=json", "log-level", "error"], sock: sock).output.contains("\"log_level\":\"error\""))
+        let required = Self.watchman(["-j"], sock: sock, input: #"["version", {"required": ["will-never-exist"]}]"#)
         #expect(required.output.contains("client required capabilities [will-never-exist] not supported by this server"))
-        #expect(watchman(["shutdown-server"], sock: sock).output.contains("\"shutdown-server\":true"))
+        #expect(Self.watchman(["shutdown-server"], sock: sock).output.contains("\"shutdown-server\":true"))
         #expect(server.waitForExit() == 0)
     }
 }

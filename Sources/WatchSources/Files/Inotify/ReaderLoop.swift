@@ -122,6 +122,7 @@ final class ReaderLoop {
             case .send(let events, let sink): sink.send(events)
             case .fail(let error, let sink): sink.fail(error)
             case .announce(let notice): FileWatcher.announce(notice)
+            case .announceWatchHolders(let path, let line): FileWatcher.announceWatchHolders(about: path, line: line)
             case .verbose(let line): Diagnostics.verbose(line)
             case .poll(let command): PollScanner.shared.submit(command)
             case .askGit(let client, let requests): askGit(client, requests)

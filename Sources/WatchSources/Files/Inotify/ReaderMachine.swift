@@ -24,6 +24,10 @@ struct ReaderMachine<System: ReaderSystem> {
         /// Ends a subscription with an error.
         case fail(FileWatchError, to: EventSink)
         case announce(WatchNotice)
+        /// Names the processes holding the most inotify watches, once per
+        /// process (`FileWatcher.announceWatchHolders`), as they were when
+        /// the watches ran out.
+        case announceWatchHolders(about: FilePath, String)
         /// A line for `-v` (`Diagnostics.verbose`).
         case verbose(String)
         /// A command for the poller.
@@ -141,6 +145,11 @@ struct ReaderMachine<System: ReaderSystem> {
             case .watching(let wd):
                 node = table.add(directory, wd: wd)
             case .failed(let code) where code == ENOSPC:
+                // Under `.inotify` this ends the watch: say first whose watches filled the budget.
+                // Read now, while this subscription still holds its watches.
+                if case .inotify = client.options.backend, let holders = system.watchHolders() {
+                    actions.append(.announceWatchHolders(about: directory, holders))
+                }
                 throw FileWatchError(.watchLimit(path: directory, limit: system.watchLimit()))
             case .failed(let code):
                 if isRoot { throw FileWatchError(code == ENOENT ? .noSuchPath(directory) : .cannotWatch(path: directory, errno: code)) }

@@ -13,6 +13,9 @@ protocol ReaderSystem {
     mutating func unwatch(_ wd: Int32)
     /// How many watches this user may hold (for the message when they ran out).
     func watchLimit() -> Int
+    /// Which processes of this user hold the most watches now, as one
+    /// line (`InotifyUsage.summary`), for when they ran out.
+    func watchHolders() -> String?
     /// What `path` is (following a final symbolic link with `follow`).
     func kind(_ path: FilePath, follow: Bool) -> FileSystem.Kind
     /// Whether `path` was made whole at once (`FileSystem.isMadeWhole`).
@@ -48,6 +51,8 @@ struct LiveReaderSystem: ReaderSystem {
     }
 
     func watchLimit() -> Int { InotifyInstance.maxUserWatches }
+
+    func watchHolders() -> String? { InotifyUsage.summary() }
 
     func kind(_ path: FilePath, follow: Bool) -> FileSystem.Kind { FileSystem.kind(path, follow: follow) }
 

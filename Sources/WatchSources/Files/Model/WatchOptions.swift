@@ -50,7 +50,7 @@ public struct WatchOptions: Sendable, Hashable {
     /// Report each save once complete and whole (`SaveCoalescer`); off,
     /// every event passes the moment it is read (the version-control
     /// state must see a lock file when it appears, not when it is closed).
-    var coalescesSaves = true
+    package var coalescesSaves = true
     /// Tests: the environment git's configuration is read with (a test
     /// repository's own HOME and global config); nil is the process's.
     var gitEnvironment: GitConfiguration.Environment? = nil

@@ -5,7 +5,7 @@ import SystemPackage
 /// which of them inotify cannot watch: file systems whose files change
 /// behind the kernel's back (on a server, a host, another machine), so
 /// that a change made there never produces an inotify event.
-struct MountTable: Sendable, Equatable {
+package struct MountTable: Sendable, Equatable {
     /// One line of `mountinfo`.
     struct Mount: Sendable, Hashable {
         /// Where it is mounted, as bytes (octal escapes decoded).
@@ -91,6 +91,12 @@ struct MountTable: Sendable, Equatable {
         var info = stat()
         guard path.withPlatformString({ stat($0, &info) }) == 0 else { return nil }
         return mount(device: UInt64(info.st_dev))
+    }
+
+    /// The type of the file system `path` lies on (`ext4`, `nfs4`,
+    /// `fuse.sshfs`), from `/proc/self/mountinfo`; nil when unknown.
+    package static func fileSystemType(of path: FilePath) -> String? {
+        current().mount(of: path)?.fsType
     }
 
     /// The mount points strictly below `root` (a path as the user named

@@ -34,6 +34,8 @@ import Testing
 
         func watchLimit() -> Int { 8192 }
 
+        func watchHolders() -> String? { nil }
+
         func kind(_ path: FilePath, follow: Bool) -> FileSystem.Kind {
             directories.contains(path) ? .directory : files.contains(path) ? .other : .missing
         }

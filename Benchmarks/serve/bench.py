@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""rwatch serve beside Debian's watchman, in one run (issue 24).
+
+On a tree of 100,000 files in 10,100 directories, for each server (each
+run a fresh process, the two taking turns):
+
+  crawl      watch-project, then the first clock with sync_timeout
+             answered (the initial crawl), seconds
+  rss        the server's peak RSS (VmHWM) right after that, MB
+  since/1    query with since after one file changed, p50 ms
+  since/10k  query with since after 10,000 files changed, p50 ms
+             (both servers running side by side on the same tree, their
+             rounds alternating, so that outside load falls on both)
+
+Then git status on a 100,000-file repository (core.untrackedCache on):
+without fsmonitor, and with git's fsmonitor-watchman hook talking to
+watchman and to rwatch serve (through the watchman CLI, pointed at each
+socket by a wrapper on PATH), one tracked file touched before each run,
+p50 ms.
+
+    python3 Benchmarks/serve/bench.py --rwatch .build/release/rwatch
+    python3 Benchmarks/serve/bench.py --rwatch … --runs 3 --skip-git
+
+Needs pywatchman (make deps puts it in .build-pyclients), Debian's
+watchman, git and perl.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import pywatchman
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOOK = "/usr/share/git-core/templates/hooks/fsmonitor-watchman.sample"
+
+
+def make_tree(root, top=100, sub=100, per_dir=10):
+    for a in range(top):
+        for b in range(sub):
+            directory = os.path.join(root, f"t{a}", f"s{b}")
+            os.makedirs(directory)
+            for f in range(per_dir):
+                with open(os.path.join(directory, f"f{f}"), "w") as out:
+                    out.write("x")
+
+
+class Server:
+    """One server process on a private socket."""
+
+    def __init__(self, kind, binary, work):
+        self.kind = kind
+        self.work = tempfile.mkdtemp(prefix=kind + "-", dir=work)
+        self.sock = os.path.join(self.work, "sock")
+        log = os.path.join(self.work, "log")
+        env = dict(os.environ)
+        config = os.path.join(self.work, "config.json")
+        with open(config, "w") as out:
+            out.write("{}")
+        env["WATCHMAN_CONFIG_FILE"] = config
+        if kind == "rwatch":
+            argv = [binary, "serve", "--sockname", self.sock, "--logfile", log]
+        else:
+            argv = [binary, "--foreground", "--sockname=" + self.sock, "--logfile=" + log,
+                    "--statefile=" + os.path.join(self.work, "state"), "--no-save-state",
+                    "--pidfile=" + os.path.join(self.work, "pid")]
+        self.process = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                self.client().query("get-pid")
+                return
+            except (pywatchman.SocketConnectError, pywatchman.SocketTimeout):
+                time.sleep(0.05)
+        raise SystemExit(f"{kind} did not start")
+
+    def client(self):
+        return pywatchman.client(sockpath=self.sock, timeout=600)
+
+    def peak_rss_mb(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+        return float("nan")
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
+def crawl(kind, binary, tree, work):
+    """One fresh server: watch-project to the first synced clock, then its peak RSS."""
+    server = Server(kind, binary, work)
+    try:
+        client = server.client()
+        start = time.perf_counter()
+        root = client.query("watch-project", tree)["watch"]
+        client.query("clock", root, {"sync_timeout": 600000})
+        seconds = time.perf_counter() - start
+        rss = server.peak_rss_mb()
+        client.close()
+        return {"crawl": seconds, "rss": rss}
+    finally:
+        server.stop()
+
+
+def queries(servers, tree, changes):
+    """Both servers watch the tree; rounds alternate between them (in a
+    shuffled order each round), so that load from elsewhere falls on both
+    alike. One round: touch files, then time the query since the server's
+    last clock. p50 ms per server, for 1 and for 10,000 files changed."""
+    import random
+    names = [os.path.join(tree, f"t{a}", f"s{b}", "f0") for a in range(100) for b in range(100)]
+    clients, roots, clocks = {}, {}, {}
+    for kind, server in servers.items():
+        clients[kind] = server.client()
+        roots[kind] = clients[kind].query("watch-project", tree)["watch"]
+        clocks[kind] = clients[kind].query("clock", roots[kind], {"sync_timeout": 600000})["clock"]
+    times = {kind: {"since1": [], "since10k": []} for kind in servers}
+    for label, rounds, touched in (("since1", changes, 1), ("since10k", max(3, changes // 10), len(names))):
+        for round in range(rounds):
+            order = list(servers)
+            random.shuffle(order)
+            for kind in order:
+                for name in (names[round % len(names):round % len(names) + 1] if touched == 1 else names):
+                    os.utime(name)
+                start = time.perf_counter()
+                result = clients[kind].query("query", roots[kind], {"since": clocks[kind], "fields": ["name"]})
+                times[kind][label].append(time.perf_counter() - start)
+                assert len(result["files"]) >= touched, (kind, len(result["files"]))
+                clocks[kind] = result["clock"]
+    for client in clients.values():
+        client.close()
+    return {kind: {label: statistics.median(values) * 1000 for label, values in per.items()} for kind, per in times.items()}
+
+
+def git(repo, *args, env=None):
+    return subprocess.run(["git", "-C", repo, *args], check=True, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def make_repository(repo):
+    make_tree(repo)
+    env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@b", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@b")
+    git(repo, "init", "-q", env=env)
+    git(repo, "config", "core.untrackedCache", "true", env=env)
+    git(repo, "add", "-A", env=env)
+    git(repo, "commit", "-q", "-m", "tree", env=env)
+    shutil.copy(HOOK, os.path.join(repo, ".git", "hooks", "query-watchman"))
+
+
+def git_status(repo, runs, hook_sock=None, work=None):
+    """p50 ms of git status, one tracked file touched before each run."""
+    env = dict(os.environ)
+    fsmonitor = "false"
+    if hook_sock:
+        wrapper = tempfile.mkdtemp(prefix="bin-", dir=work)
+        with open(os.path.join(wrapper, "watchman"), "w") as out:
+            out.write(f'#!/bin/sh\nexec /usr/bin/watchman --no-spawn --no-local -U "{hook_sock}" "$@"\n')
+        os.chmod(os.path.join(wrapper, "watchman"), 0o755)
+        env["PATH"] = wrapper + ":" + env["PATH"]
+        fsmonitor = ".git/hooks/query-watchman"
+    argv = ["git", "-C", repo, "-c", "core.fsmonitor=" + fsmonitor, "status", "--porcelain"]
+    for _ in range(3):  # watch, first full answer, index written with the token
+        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    times = []
+    for round in range(runs):
+        os.utime(os.path.join(repo, f"t{round % 100}", "s0", "f0"))
+        start = time.perf_counter()
+        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--rwatch", required=True)
+    parser.add_argument("--watchman", default="/usr/bin/watchman")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--changes", type=int, default=200)
+    parser.add_argument("--skip-git", action="store_true")
+    options = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="serve-bench-")
+    try:
+        tree = os.path.join(work, "tree")
+        make_tree(tree)
+        rows = {"rwatch": [], "watchman": []}
+        for _ in range(options.runs):
+            for kind, binary in (("watchman", options.watchman), ("rwatch", options.rwatch)):
+                rows[kind].append(crawl(kind, binary, tree, work))
+        result = {kind: {key: statistics.median(run[key] for run in runs) for key in runs[0]} for kind, runs in rows.items()}
+        servers = {kind: Server(kind, binary, work) for kind, binary in (("watchman", options.watchman), ("rwatch", options.rwatch))}
+        try:
+            for kind, measured in queries(servers, tree, options.changes).items():
+                result[kind].update(measured)
+        finally:
+            for server in servers.values():
+                server.stop()
+        if not options.skip_git:
+            repo = os.path.join(work, "repo")
+            make_repository(repo)
+            servers = {kind: Server(kind, binary, work) for kind, binary in (("watchman", options.watchman), ("rwatch", options.rwatch))}
+            try:
+                result["git"] = {
+                    "plain": git_status(repo, 20),
+                    "watchman": git_status(repo, 20, servers["watchman"].sock, work),
+                    "rwatch": git_status(repo, 20, servers["rwatch"].sock, work),
+                }
+            finally:
+                for server in servers.values():
+                    server.stop()
+        report(result)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def report(result):
+    rw, wm = result["rwatch"], result["watchman"]
+    print("| measure | rwatch serve | watchman 4.9 | rwatch / watchman |")
+    print("|---|---:|---:|---:|")
+    for key, label, unit in (("crawl", "watch-project → first synced clock (crawl)", "s"), ("rss", "peak RSS after the crawl", "MB"),
+                             ("since1", "query since, 1 file changed (p50)", "ms"), ("since10k", "query since, 10,000 files changed (p50)", "ms")):
+        print(f"| {label} | {rw[key]:.3g} {unit} | {wm[key]:.3g} {unit} | {rw[key] / wm[key]:.2f}x |")
+    if "git" in result:
+        g = result["git"]
+        print()
+        print("| git status, 100,000-file repository (p50) | ms | vs without | vs hook → watchman |")
+        print("|---|---:|---:|---:|")
+        print(f"| without fsmonitor | {g['plain']:.1f} | 1.00x | |")
+        print(f"| hook → watchman | {g['watchman']:.1f} | {g['watchman'] / g['plain']:.2f}x | 1.00x |")
+        print(f"| hook → rwatch serve | {g['rwatch']:.1f} | {g['rwatch'] / g['plain']:.2f}x | {g['rwatch'] / g['watchman']:.2f}x |")
+    print()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()

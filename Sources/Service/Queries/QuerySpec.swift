@@ -1,0 +1,34 @@
+import WatchmanProtocol
+
+/// A `query` command's second argument, parsed: which files to generate,
+/// which to keep, what to report of them, and how long to wait.
+///
+/// Generators (`docs/file-query.md`): `since` (when it is not a fresh
+/// instance), `path`, and `glob` (the `suffix` generator is a glob
+/// `**/*.SUFFIX`, case-insensitive, dot files included); each that is
+/// given contributes its files, and with none every file is a candidate.
+struct QuerySpec: Sendable {
+    /// One entry of the `path` generator.
+    struct PathGenerator: Sendable, Equatable {
+        var path: [UInt8]
+        /// How many directory levels below it; nil is unlimited (`-1`).
+        var depth: Int64?
+    }
+
+    var expression: QueryExpression?
+    var since: ClockSpec?
+    var paths: [PathGenerator]?
+    var globs: [Wildmatch]?
+    var relativeRoot: [UInt8]?
+    var fields = FieldList.standard
+    var emptyOnFreshInstance = false
+    var dedupResults = false
+    var caseSensitive = true
+    /// Milliseconds to wait for the cookie; 0 answers from the table as it is.
+    var syncTimeout: Int64 = QuerySpec.defaultSyncTimeout
+    var lockTimeout: Int64 = QuerySpec.defaultSyncTimeout
+    var requestID: String?
+
+    /// watchman's default wait for a cookie and for the table: 60 s.
+    static let defaultSyncTimeout: Int64 = 60_000
+}

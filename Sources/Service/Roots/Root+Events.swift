@@ -1,0 +1,154 @@
+import Glibc
+import WatchSources
+
+extension Root {
+    /// On the watcher's thread: queues a batch for the worker. Never
+    /// blocks on the table, so the reader goes back to the kernel at once.
+    func receive(_ events: [FileEvent]) {
+        let schedule = inbox.withLock { inbox -> Bool in
+            inbox.events.append(contentsOf: events)
+            guard !inbox.scheduled, inbox.syncing == 0 else { return false }
+            inbox.scheduled = true
+            return true
+        }
+        if schedule { worker.async { [self] in drain() } }
+    }
+
+    /// Runs `body` (a sync reading the reader's queue and draining it)
+    /// without waking the worker for events it applies itself; wakes it
+    /// afterwards for any that came too late.
+    func drainingHere(_ body: () -> Void) {
+        inbox.withLock { $0.syncing += 1 }
+        body()
+        let schedule = inbox.withLock { inbox -> Bool in
+            inbox.syncing -= 1
+            guard !inbox.events.isEmpty, !inbox.scheduled, inbox.syncing == 0 else { return false }
+            inbox.scheduled = true
+            return true
+        }
+        if schedule { worker.async { [self] in drain() } }
+    }
+
+    /// Applies everything queued, batch by batch: on the worker, or on a
+    /// sync's own thread (no hop to the worker), one writer at a time.
+    /// Then, with no lock held, tells `changes` the tick reached (what
+    /// subscriptions run their queries on), and lets the root go if its
+    /// clock ran out of ticks (a new instance: clients watch again and get
+    /// one fresh answer, rather than a clock that wrapped).
+    func drain() {
+        let (applied, exhausted) = writing.withLock { drainWriting() }
+        guard applied else { return }
+        changes.sendNext(state.withLock { $0.table.tick })
+        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
+    }
+
+    /// `drain`, with `writing` held: whether anything was applied, and
+    /// whether the clock is exhausted.
+    private func drainWriting() -> (applied: Bool, exhausted: Bool) {
+        var applied = false
+        while true {
+            let events = inbox.withLock { inbox -> [FileEvent] in
+                defer { inbox.events = [] }
+                if inbox.events.isEmpty { inbox.scheduled = false }
+                return inbox.events
+            }
+            guard !events.isEmpty else { return (applied, state.withLock { $0.table.isExhausted }) }
+            guard isLive else { continue }
+            process(events)
+            applied = true
+        }
+    }
+
+    /// Looks again at what `events` name, applies what was found, and
+    /// wakes the syncs whose cookies were among them.
+    func process(_ events: [FileEvent]) {
+        let (shape, cookieDirectories, awaited) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0), Set($0.cookies.keys)) }
+        var plan = ChangePlan()
+        for event in events {
+            plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories, awaited: awaited)
+        }
+        if plan.overflowed {
+            recrawl(because: "inotify queue overflowed")
+        } else if !plan.looks.isEmpty {
+            look(plan.looks)
+            warmHashes(plan.looks.map(\.relative))
+        }
+        if plan.configurationTouched { reloadConfiguration() }
+        if !plan.cookies.isEmpty {
+            // A sync moves the clock, as watchman's does: two synced clocks differ.
+            let waiters = state.withLock { state in
+                if plan.looks.isEmpty, !plan.overflowed { state.table.advance(now: Int64(time(nil))) }
+                return plan.cookies.compactMap { state.cookies.removeValue(forKey: $0) }
+            }
+            for waiter in waiters { waiter.signal() }
+        }
+    }
+
+    /// `lstat`s each look outside the lock, applies what was found, walks
+    /// what must be walked, and looks again (walking) at directories the
+    /// table turned out not to know.
+    func look(_ looks: [ChangePlan.Look]) {
+        var looks = looks
+        for _ in 0..<2 where !looks.isEmpty {
+            let found = looks.map { look in (look, FileStat.of(Cookies.cPath(absolute(look.relative)))) }
+            let (walks, unknown) = state.withLock { state in Self.apply(found, to: &state.table) }
+            for (id, relative) in walks { walk(from: id, relative) }
+            looks = unknown.map { ChangePlan.Look(relative: $0, walk: true) }
+        }
+    }
+
+    /// The absolute path of `relative`.
+    func absolute(_ relative: [UInt8]) -> [UInt8] {
+        relative.isEmpty ? path : path + [UInt8(ascii: "/")] + relative
+    }
+
+    /// Applies what `lstat` found at each look, in one tick; returns the
+    /// directories to walk (new or moved in), and the top of each path
+    /// whose directory the table does not know (its creation was not seen:
+    /// it is looked at again, and walked).
+    static func apply(_ found: [(ChangePlan.Look, FileStat?)], to table: inout FileTable) -> (walks: [(Int32, [UInt8])], unknown: [[UInt8]]) {
+        table.advance(now: Int64(time(nil)))
+        var walks: [(Int32, [UInt8])] = []
+        var unknown: [[UInt8]] = []
+        var vanished = Set<Int32>()
+        for (look, stat) in found {
+            guard let stat else {
+                if let id = look.relative.withUnsafeBufferPointer({ table.lookup(path: $0) }), table[id].exists {
+                    if table[id].isDirectory { vanished.insert(id) }
+                    table.markDeleted(id)
+                }
+                continue
+            }
+            guard let parent = directoryID(holding: look.relative, in: table) else {
+                if let top = unknownTop(of: look.relative, in: table), !unknown.contains(top) { unknown.append(top) }
+                continue
+            }
+            let name = Array(look.relative.split(separator: UInt8(ascii: "/")).last ?? [])
+            let (id, outcome) = name.withUnsafeBufferPointer { table.record(parent: parent, name: $0, stat) }
+            if stat.type == .directory, look.walk || outcome == .appeared { walks.append((id, look.relative)) }
+        }
+        table.markDeleted(below: vanished)
+        return (walks, unknown)
+    }
+
+    /// The existing directory entry holding `relative`, if the table has it.
+    private static func directoryID(holding relative: [UInt8], in table: FileTable) -> Int32? {
+        guard let slash = relative.lastIndex(of: UInt8(ascii: "/")) else { return 0 }
+        let parent = Array(relative[..<slash])
+        guard let id = parent.withUnsafeBufferPointer({ table.lookup(path: $0) }), table[id].exists, table[id].isDirectory else { return nil }
+        return id
+    }
+
+    /// The first directory on the way to `relative` that the table does
+    /// not hold as an existing directory.
+    private static func unknownTop(of relative: [UInt8], in table: FileTable) -> [UInt8]? {
+        var prefix: [UInt8] = []
+        for component in relative.split(separator: UInt8(ascii: "/")).dropLast() {
+            if !prefix.isEmpty { prefix.append(UInt8(ascii: "/")) }
+            prefix += component
+            let id = prefix.withUnsafeBufferPointer { table.lookup(path: $0) }
+            guard let id, table[id].exists, table[id].isDirectory else { return prefix }
+        }
+        return nil
+    }
+}

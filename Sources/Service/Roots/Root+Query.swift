@@ -1,0 +1,48 @@
+import Dispatch
+import WatchmanProtocol
+
+extension Root {
+    /// Runs a parsed query: syncs (unless `sync_timeout` is 0), takes a
+    /// snapshot of the table and resolves `since` under the lock, then
+    /// evaluates and renders outside it. The reply's members as watchman
+    /// orders them: `clock`, `is_fresh_instance`, `files` (and `warning`).
+    func query(_ spec: QuerySpec) throws(QueryError) -> [(key: String, value: WatchmanValue)] {
+        touch()
+        if spec.syncTimeout > 0 {
+            try sync(timeout: .milliseconds(spec.syncTimeout))
+        } else if !waitUntilReady(timeout: .milliseconds(max(spec.lockTimeout, 1))) {
+            throw QueryError("timed out waiting for the root's first crawl within \(spec.lockTimeout) milliseconds")
+        }
+        if let reason = unavailableReason { throw QueryError(reason) }
+        let (table, basis) = state.withLock { state in
+            (state.table, QueryEngine.basis(spec, table: state.table, rootNumber: number, cursors: &state.cursors))
+        }
+        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis)
+        var base = path
+        if let relative = spec.relativeRoot { base += [UInt8(ascii: "/")] + relative }
+        let renderer = FieldRenderer(fields: spec.fields, position: outcome.position, basis: outcome.basis, times: table.times,
+                                     base: base, hashes: hashes)
+        var reply: [(key: String, value: WatchmanValue)] = [
+            ("clock", .string(outcome.position.clockString())),
+            ("is_fresh_instance", .bool(outcome.isFreshInstance)),
+            ("files", .array(renderer.render(outcome.matches))),
+        ]
+        if let warning = warnings { reply.append(("warning", .string(warning))) }
+        return reply
+    }
+
+    /// The current clock, after a sync when `syncTimeout` is positive.
+    func clock(syncTimeout: Duration) throws(QueryError) -> String {
+        touch()
+        if syncTimeout > .zero { try sync(timeout: syncTimeout) }
+        if let reason = unavailableReason { throw QueryError(reason) }
+        return state.withLock { ClockPosition(rootNumber: number, tick: UInt64($0.table.tick)).clockString() }
+    }
+
+    /// What replies about this root warn of: a recrawl, a damaged `.watchmanconfig`.
+    var warnings: String? {
+        let problem = state.withLock { $0.configurationProblem }
+        let parts = [recrawlWarning, problem.map { "\($0); the configuration read before it is still used" }].compactMap { $0 }
+        return parts.isEmpty ? nil : parts.joined(separator: "\n")
+    }
+}
