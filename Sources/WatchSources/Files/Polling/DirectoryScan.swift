@@ -262,7 +262,7 @@ struct DirectoryScan {
         if entry.flags.contains(.ignoreFile), contentChanged || metadataChanged { rulesChanged = true }
         if !baseline, entry.flags.contains(.reported), isDirectory || job.held.isEmpty || !job.held.contains(path(name)) {
             if !isDirectory, contentChanged {
-                immediate.append(PollChanges.event(path(name), .modified))
+                reportWrite(path(name), isEmpty: info.st_size == 0)
             } else if !isDirectory ? metadataChanged : (UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || (metadataChanged && !contentChanged)) {
                 immediate.append(PollChanges.event(path(name), .attributes, isDirectory: isDirectory))
             }
@@ -272,6 +272,20 @@ struct DirectoryScan {
         // Names may have come or gone, or may yet within the same clock tick.
         if isDirectory, contentChanged || metadataChanged || max(modified, changed) >= job.recentSince {
             mustList.insert(kept)
+        }
+    }
+
+    /// A reported file whose content changed. Found empty, it may be a
+    /// rewrite in place caught between its truncation and its write (vim's
+    /// and gofmt's saves, a shell's `>`): its change waits for the next
+    /// pass (`PollJob.emptied`), which makes the write part of it.
+    private mutating func reportWrite(_ path: [UInt8], isEmpty: Bool) {
+        if !job.emptied.isEmpty, job.emptied.remove(path) != nil {
+            immediate.append(PollChanges.event(path, .modified))
+        } else if isEmpty {
+            job.emptiedNow.insert(path)
+        } else {
+            immediate.append(PollChanges.event(path, .modified))
         }
     }
 

@@ -159,6 +159,10 @@ final class PollJob: @unchecked Sendable {
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
+        // Emptied a pass ago and not written since: the change was that.
+        for path in emptied where PollJob.exists(path) { changes.direct.append(PollChanges.event(path, .modified)) }
+        emptied = emptiedNow
+        emptiedNow = []
         flush(&changes)
         if let gate {
             self.gate = nil
@@ -369,4 +373,11 @@ final class PollJob: @unchecked Sendable {
     /// (`PollChanges.settle(held:)`); what the directory scan finds of them
     /// meanwhile (a write) is part of their creation.
     var held: Set<[UInt8]> = []
+    /// Reported files the last pass found changed and empty (absolute
+    /// paths): a rewrite in place may have been caught half done, between
+    /// its truncation and its write. Their `modified` waits a pass: written
+    /// by then, the two are one change; if not, it goes out at that pass's end.
+    var emptied: Set<[UInt8]> = []
+    /// The files this pass found emptied, for the next.
+    var emptiedNow: Set<[UInt8]> = []
 }
