@@ -45,7 +45,9 @@ struct SaveCoalescer {
         case vanished(FileEvent, deadline: Double)
         /// `fresh`: the path did not exist before this write began.
         case writing([FileEvent], deadline: Double, fresh: Bool)
-        case fresh([FileEvent], deadline: Double)
+        /// `cap`: when the file stops being new, however often it is
+        /// written and closed again (a file kept being written is a change).
+        case fresh([FileEvent], deadline: Double, cap: Double)
         case saved(until: Double)
         case flushed(deadline: Double)
         /// Deleted or moved away just now: made again, it is the same file
@@ -54,7 +56,7 @@ struct SaveCoalescer {
 
         var deadline: Double {
             switch self {
-            case .vanished(_, let deadline), .writing(_, let deadline, _), .fresh(_, let deadline), .flushed(let deadline):
+            case .vanished(_, let deadline), .writing(_, let deadline, _), .fresh(_, let deadline, _), .flushed(let deadline):
                 return deadline
             case .saved(let until), .removed(let until): return until
             }
@@ -75,7 +77,7 @@ struct SaveCoalescer {
         var held: [FileEvent] {
             switch self {
             case .vanished(let event, _): return [event]
-            case .writing(let events, _, _), .fresh(let events, _): return events
+            case .writing(let events, _, _), .fresh(let events, _, _): return events
             case .saved, .flushed, .removed: return []
             }
         }
@@ -197,7 +199,7 @@ struct SaveCoalescer {
                 return pass(event, now: now, origin: .replacement)
             case nil where event.kind == .created:
                 // A link made under a new name may be renamed over the real one next.
-                schedule(key, .fresh([event], deadline: now + freshWindow))
+                schedule(key, .fresh([event], deadline: now + freshWindow, cap: now + window))
                 return []
             default:
                 return release(path) + [event]
@@ -209,8 +211,8 @@ struct SaveCoalescer {
             return afterVanishing(previous, event, key, now, replaced: replaced)
         case .writing(let events, let deadline, let fresh):
             return whileWriting(events, deadline, fresh: fresh, event, key, now, replaced: replaced)
-        case .fresh(let events, _):
-            return whileFresh(events, event, key, now, replaced: replaced)
+        case .fresh(let events, _, let cap):
+            return whileFresh(events, cap, event, key, now, replaced: replaced)
         case .removed:
             entries[key] = nil
             guard event.kind == .created else { return pass(event, now: now, origin: origin) }
@@ -270,7 +272,8 @@ struct SaveCoalescer {
             return []
         case .closedWrite where fresh:
             // Complete; a temporary file would be renamed away or deleted now.
-            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow))
+            // (A new file's writing deadline is its cap.)
+            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow, cap: deadline))
             return []
         case .closedWrite:
             schedule(key, .saved(until: now + settle))
@@ -284,19 +287,26 @@ struct SaveCoalescer {
         }
     }
 
-    /// `event` for a new file held complete.
-    private mutating func whileFresh(_ events: [FileEvent], _ event: FileEvent, _ key: PathKey, _ now: Double,
+    /// `event` for a new file held complete, until `cap` at the latest.
+    private mutating func whileFresh(_ events: [FileEvent], _ cap: Double, _ event: FileEvent, _ key: PathKey, _ now: Double,
                                      replaced: Bool) -> [FileEvent] {
         switch event.kind {
         case _ where replaced:
             schedule(key, .saved(until: now + settle))
             return Self.adding(FileEvent(path: event.path, kind: .modified), to: events)
         case .created, .modified, .attributes:
-            // Written again: held until its close, as it still is new.
-            schedule(key, .writing(Self.adding(event, to: events), deadline: now + window, fresh: true))
+            guard now < cap else {
+                // Written and closed over and over since it appeared: no
+                // temporary file, a change.
+                entries[key] = nil
+                return Self.adding(event, to: events)
+            }
+            // Written again: held until its close, as it still is new, but
+            // not past its cap.
+            schedule(key, .writing(Self.adding(event, to: events), deadline: cap, fresh: true))
             return []
         case .closedWrite:
-            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow))
+            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow, cap: cap))
             return []
         case .deleted, .movedFrom:
             // Gone before anyone heard of it (a probe, a backup, a temporary file): nothing changed.

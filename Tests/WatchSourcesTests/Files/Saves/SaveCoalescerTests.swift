@@ -283,4 +283,23 @@ import Testing
         #expect(coalescer.expire(now: 0.11).isEmpty)
         #expect(coalescer.nextDeadline == nil)
     }
+
+    /// A new file written and closed again every 20 ms (a log reopened
+    /// per line, a probe a benchmark appends to until it is seen) is held
+    /// as new only up to `window` after it appeared: re-arming the wait at
+    /// each write held it for as long as the writes went on, and a watcher
+    /// armed just before the file appeared never reported it.
+    @Test func aNewFileWrittenAndClosedOverAndOverIsReleasedAfterTheWindow() {
+        var coalescer = SaveCoalescer(window: 1.0)
+        var out = coalescer.pass(event(.created), now: 0)
+        var time = 0.0
+        while time < 3, out.isEmpty {
+            time += 0.02
+            out += coalescer.expire(now: time)
+            out += coalescer.pass(event(.modified), now: time)
+            out += coalescer.pass(event(.closedWrite), now: time + 0.001)
+        }
+        #expect(out.first?.kind == .created)
+        #expect(time <= 1.25, "released at \(time)")
+    }
 }
