@@ -7,7 +7,7 @@ PREFIX     ?= /usr/local
 # The build folder of release, install and dist (swift build --scratch-path):
 # another one lets a second tree or session build beside this one.
 SCRATCH    ?= .build
-APT_PKGS   := libinotifytools0-dev libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
+APT_PKGS   := libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
 # What make dist (dpkg-shlibdeps, objcopy) and make dist-check (lintian, man) use.
 DIST_PKGS  := dpkg-dev binutils lintian man-db
 # pywatchman (PyPI) for the service's client tests, in a virtualenv of its own.
@@ -127,7 +127,7 @@ fuzz: deps
 # rwatch compiles recipes outside the source tree:
 #   $(PREFIX)/bin/rwatch
 #   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources,
-#     SystemPackage, and the module maps of CInotifyTools, CGlibcShims and swift-system's CSystem)
+#     SystemPackage, and the module maps of CGlibcShims and swift-system's CSystem)
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
 #   completions where bash-completion, zsh and fish look under $(PREFIX)/share
 # install-files does the copying, from the release build in $(SCRATCH).
@@ -147,8 +147,6 @@ install-files:
 	        if [ -e $$bin/Modules/$$m.$$ext ]; then cp -R $$bin/Modules/$$m.$$ext $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/; fi; \
 	    done; \
 	done; \
-	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools; \
-	install -m 644 Sources/CInotifyTools/module.modulemap Sources/CInotifyTools/shim.h $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CInotifyTools/; \
 	install -d $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CGlibcShims; \
 	install -m 644 Sources/CGlibcShims/include/module.modulemap Sources/CGlibcShims/include/CGlibcShims.h \
 	    $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/CGlibcShims/; \

@@ -26,13 +26,8 @@ let package = Package(
     targets: [
         // The reactive core: standard library, Synchronization, Dispatch and Glibc only.
         .target(name: "Signals", swiftSettings: strict),
-        // libinotifytools ships no pkg-config file: link it by name.
-        .systemLibrary(
-            name: "CInotifyTools",
-            providers: [.apt(["libinotifytools0-dev"])]
-        ),
         // glibc functions Swift's Glibc module hides (pipe2, memmem, memrchr,
-        // posix_spawn_file_actions_add{chdir,closefrom,tcsetpgrp}_np):
+        // posix_spawn_file_actions_add{chdir,closefrom}_np):
         // shims.c is compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
         // PCRE2's 8-bit library, for the service's `pcre` and `ipcre` terms:
@@ -47,7 +42,7 @@ let package = Package(
         .target(name: "CBuildInfo"),
         .target(
             name: "WatchSources",
-            dependencies: ["Signals", "CInotifyTools", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Signals", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .target(

@@ -13,7 +13,7 @@ struct Installation {
     /// The bundled recipes' directories, in lookup order.
     var recipeDirectories: [String]
     /// Module maps of the C modules RecipeKit's modules depend on
-    /// (CInotifyTools, CGlibcShims, and swift-system's CSystem): a Swift client of a
+    /// (CGlibcShims and swift-system's CSystem): a Swift client of a
     /// module built without library evolution loads even its internal
     /// imports.
     var moduleMaps: [String] = []
@@ -43,12 +43,10 @@ struct Installation {
         let checkouts = FileSystem.directory(of: prefix) + "/checkouts"
         let candidates = [
             (bin + "/Modules", bin, [
-                (tree.map { $0 + "/Sources" } ?? bin) + "/CInotifyTools/module.modulemap",
                 (tree.map { $0 + "/Sources" } ?? bin) + "/CGlibcShims/include/module.modulemap",
                 checkouts + "/swift-system/Sources/CSystem/include/module.modulemap",
             ]),
             (prefix + "/lib/rwatch/Modules", prefix + "/lib/rwatch", [
-                prefix + "/lib/rwatch/Modules/CInotifyTools/module.modulemap",
                 prefix + "/lib/rwatch/Modules/CGlibcShims/module.modulemap",
                 prefix + "/lib/rwatch/Modules/CSystem/module.modulemap",
             ]),

@@ -69,7 +69,7 @@ import TestSupport
     }
 
     /// The same for instances: none may be made, so rwatch polls, and
-    /// never calls libinotifytools after its initialisation failed.
+    /// says so once, without a second, lower-level complaint.
     @Test func withNoInotifyInstanceLeftEverythingIsPolledWithOneWarning() {
         let scratch = Scratch()
         defer { scratch.remove() }
@@ -108,9 +108,9 @@ import TestSupport
         #expect(process.stderr.contains("instance limit"))
     }
 
-    /// libinotifytools waits for events in `select(2)`, which aborts the
+    /// A reader waiting in `select(2)` (as libinotifytools does) aborts the
     /// process ("bit out of range 0 - FD_SETSIZE") once its fd is 1024 or
-    /// more. rwatch reads the fd with `poll(2)` instead.
+    /// more. rwatch reads the fd with `poll(2)`.
     @Test func inotifyWorksWithItsDescriptorAbove1023() {
         let scratch = Scratch()
         defer { scratch.remove() }
