@@ -156,20 +156,11 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         var i = 0
         var candidates: [Int] = []
         while i < text.count {
-            switch text[i] {
-            case UInt8(ascii: "\\"):
-                i += 2
+            if let next = skippingQuoted(text, at: i) {
+                i = next
                 continue
-            case UInt8(ascii: "["):
-                if let (_, next) = try? GlobCharacterClass.parse(text, open: i, unicode: true, strictRanges: false) {
-                    i = next
-                    continue
-                }
-            case UInt8(ascii: "{"):
-                candidates.append(i)
-            default:
-                break
             }
+            if text[i] == UInt8(ascii: "{") { candidates.append(i) }
             i += 1
         }
         // Outermost groups first, left to right; a group without a comma is literal.
@@ -190,15 +181,11 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         var commas: [Int] = []
         var i = open
         while i < text.count {
-            switch text[i] {
-            case UInt8(ascii: "\\"):
-                i += 2
+            if let next = skippingQuoted(text, at: i) {
+                i = next
                 continue
-            case UInt8(ascii: "["):
-                if let (_, next) = try? GlobCharacterClass.parse(text, open: i, unicode: true, strictRanges: false) {
-                    i = next
-                    continue
-                }
+            }
+            switch text[i] {
             case UInt8(ascii: "{"):
                 depth += 1
             case UInt8(ascii: "}"):
@@ -212,5 +199,19 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             i += 1
         }
         return nil
+    }
+
+    /// Where scanning for braces goes on after an escape (`\\x`) or a whole
+    /// character class (`[…]`, whose braces and commas are its own) at `i`;
+    /// nil when neither starts there.
+    private static func skippingQuoted(_ text: [UInt8], at i: Int) -> Int? {
+        switch text[i] {
+        case UInt8(ascii: "\\"):
+            return i + 2
+        case UInt8(ascii: "["):
+            return (try? GlobCharacterClass.parse(text, open: i, unicode: true, strictRanges: false))?.1
+        default:
+            return nil
+        }
     }
 }
