@@ -20,6 +20,7 @@ extension ServiceComponent {
 extension WatchmanServer {
     /// Every part of `rwatch serve`, in the order they register.
     public static func standardComponents() -> [any ServiceComponent] {
-        [ServerCommands(), RootCommands()]
+        let roots = RootCommands()
+        return [ServerCommands(), roots, SubscriptionCommands(roots)]
     }
 }

@@ -11,8 +11,9 @@ final class ServiceRoot {
     let tree = TemporaryDirectory(prefix: "rwatch-root")
     let encoding: WireEncoding
 
-    init(environment: [String: String] = [:], encoding: WireEncoding = .json) throws {
-        running = try RunningServer([RootCommands(environment: environment)])
+    init(environment: [String: String] = [:], encoding: WireEncoding = .json, queueLimit: Int? = nil) throws {
+        let roots = RootCommands(environment: environment)
+        running = try RunningServer([roots, SubscriptionCommands(roots)], queueLimit: queueLimit)
         socket = running.connect()
         self.encoding = encoding
     }
