@@ -21,6 +21,8 @@ extension WatchmanServer {
     /// Every part of `rwatch serve`, in the order they register.
     public static func standardComponents() -> [any ServiceComponent] {
         let roots = RootCommands()
-        return [ServerCommands(), roots, SubscriptionCommands(roots)]
+        let subscriptions = SubscriptionCommands(roots)
+        // Triggers stop (their commands waited for) before the roots are let go.
+        return [ServerCommands(), TriggerCommands(subscriptions), subscriptions, roots]
     }
 }

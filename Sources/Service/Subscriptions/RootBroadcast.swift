@@ -24,6 +24,8 @@ final class RootBroadcast: Sendable {
 
     struct State: Sendable {
         var subscriptions: [Subscription] = []
+        /// By name, in the order they were made.
+        var triggers: [Trigger] = []
         var states = AssertedStates()
         /// `metadata` of asserted states whose enter notice waits for the front of the queue.
         var waitingMetadata: [Int: WatchmanValue] = [:]
@@ -102,6 +104,7 @@ final class RootBroadcast: Sendable {
                 break
             }
         }
+        if !vcsBusy { runTriggers(tick: tick) }
     }
 
     /// Runs `body` for each subscription, side by side when there are several.
@@ -171,7 +174,7 @@ final class RootBroadcast: Sendable {
 
     /// The root is not let go while idle as long as something here needs it.
     func keepRootAlive() {
-        let needed = state.withLock { !$0.subscriptions.isEmpty }
+        let needed = state.withLock { !$0.subscriptions.isEmpty || !$0.triggers.isEmpty }
         root.state.withLock { $0.keptAlive = needed }
     }
 
@@ -180,14 +183,16 @@ final class RootBroadcast: Sendable {
     /// The root is gone (`watch-del`, deleted, the service stopping):
     /// every subscription is told it was cancelled, every trigger stops.
     private func finish() {
-        let (subscriptions, listening) = state.withLock { state -> ([Subscription], [any Disposable]) in
+        let (subscriptions, triggers, listening) = state.withLock { state -> ([Subscription], [Trigger], [any Disposable]) in
             state.finished = true
             defer {
                 state.subscriptions = []
+                state.triggers = []
                 state.listening = []
             }
-            return (state.subscriptions, state.listening)
+            return (state.subscriptions, state.triggers, state.listening)
         }
+        for trigger in triggers { _ = trigger.remove() }
         for subscription in subscriptions {
             subscription.progress.withLock { $0.cancelled = true }
             subscription.client.push(subscription.cancellation(version: version), evenPastLimit: true)

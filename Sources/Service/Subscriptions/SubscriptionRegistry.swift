@@ -20,6 +20,8 @@ final class SubscriptionRegistry: Sendable {
 
     private let broadcasts = Locked<[ObjectIdentifier: RootBroadcast]>([:])
     private let sessions = Locked<[Int: Session]>([:])
+    /// Told when a root's broadcast ends (its root was let go).
+    private let finishObservers = Locked<[@Sendable (RootBroadcast) -> Void]>([])
 
     init() {}
 
@@ -31,13 +33,25 @@ final class SubscriptionRegistry: Sendable {
         let (broadcast, created) = broadcasts.withLock { broadcasts -> (RootBroadcast, Bool) in
             if let existing = broadcasts[key] { return (existing, false) }
             let made = RootBroadcast(root: root, version: server.configuration.version, log: server.log) { [weak self] finished in
-                self?.broadcasts.withLock { if $0[key] === finished { $0[key] = nil } }
+                guard let self else { return }
+                self.broadcasts.withLock { if $0[key] === finished { $0[key] = nil } }
+                for observer in self.finishObservers.withLock({ $0 }) { observer(finished) }
             }
             broadcasts[key] = made
             return (made, true)
         }
         if created { broadcast.start() }
         return broadcast
+    }
+
+    /// Every live broadcast.
+    var allBroadcasts: [RootBroadcast] {
+        broadcasts.withLock { Array($0.values) }
+    }
+
+    /// Calls `body` each time a broadcast ends (after it left the registry).
+    func onBroadcastFinished(_ body: @escaping @Sendable (RootBroadcast) -> Void) {
+        finishObservers.withLock { $0.append(body) }
     }
 
     /// `root`'s broadcast if it has one.

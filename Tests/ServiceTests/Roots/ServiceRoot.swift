@@ -11,9 +11,11 @@ final class ServiceRoot {
     let tree = TemporaryDirectory(prefix: "rwatch-root")
     let encoding: WireEncoding
 
-    init(environment: [String: String] = [:], encoding: WireEncoding = .json, queueLimit: Int? = nil) throws {
+    init(environment: [String: String] = [:], encoding: WireEncoding = .json, queueLimit: Int? = nil,
+         statefile: String? = nil) throws {
         let roots = RootCommands(environment: environment)
-        running = try RunningServer([roots, SubscriptionCommands(roots)], queueLimit: queueLimit)
+        let subscriptions = SubscriptionCommands(roots)
+        running = try RunningServer([TriggerCommands(subscriptions), subscriptions, roots], queueLimit: queueLimit, statefile: statefile)
         socket = running.connect()
         self.encoding = encoding
     }
