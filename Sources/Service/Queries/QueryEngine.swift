@@ -2,8 +2,7 @@
 /// its name relative to the query's relative root.
 struct QueryMatch: Sendable {
     var entry: FileEntry
-    /// Its inode number, size, link count and owner, exactly.
-    var exact: ExactStat
+    var owner: Owners.Owner
     var name: [UInt8]
 }
 
@@ -154,12 +153,11 @@ struct Run {
                   name.starts(with: relativeRoot) else { return }
             name.removeFirst(relativeRoot.count + 1)
         }
-        let exact = table.exact(id, entry)
         let keep = name.withUnsafeBufferPointer { bytes in
-            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, size: exact.size, wholename: bytes), context) ?? true)
+            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, wholename: bytes), context) ?? true)
         }
         guard keep else { return }
         if engine.spec.dedupResults, !seen.insert(name).inserted { return }
-        matches.append(QueryMatch(entry: entry, exact: exact, name: name))
+        matches.append(QueryMatch(entry: entry, owner: table.owner(of: entry), name: name))
     }
 }

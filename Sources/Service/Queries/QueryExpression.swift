@@ -39,8 +39,6 @@ struct SinceTerm: Sendable {
 /// relative to the query's relative root.
 struct FileView {
     var entry: FileEntry
-    /// Its exact size (`FileTable.exact`).
-    var size: Int64
     var wholename: UnsafeBufferPointer<UInt8>
 
     /// The last segment of the name.

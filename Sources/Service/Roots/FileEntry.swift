@@ -6,11 +6,9 @@ import Glibc
 /// tree of 100,000 files costs about 5 MB; the name itself lives in the
 /// table's `NameStorage`, the owner and device in its `Owners`.
 ///
-/// Inode numbers and sizes are packed in 48 bits, a link count in 24 and
-/// the owner as a 14-bit index: what almost every file fits. A value that
-/// does not fit leaves its field at the field's top value (`isWide`), and
-/// the table keeps that entry's exact values beside it (`FileTable.exact`),
-/// so every answer is exact; read them through the table, never from here.
+/// Inode numbers and sizes keep 48 bits (256 TiB; Linux file systems hand
+/// out inode numbers far below that), larger ones are clamped; a link
+/// count keeps 24 bits (ext4 stops at 65,000).
 struct FileEntry: Sendable, Equatable {
     private var mtimeWords: (UInt32, UInt32) = (0, 0)
     private var ctimeWords: (UInt32, UInt32) = (0, 0)
@@ -30,7 +28,7 @@ struct FileEntry: Sendable, Equatable {
     var oclock: UInt32 = 0
     /// `st_mode`: the type in its top four bits, then the permissions.
     var mode: UInt16 = 0
-    /// The index of its (uid, gid, dev) in the table's `Owners` (14 bits; all ones: wide), and two flags.
+    /// The index of its (uid, gid, dev) in the table's `Owners` (14 bits), and two flags.
     private var ownerAndFlags: UInt16 = 0
 
     static func == (lhs: FileEntry, rhs: FileEntry) -> Bool {
@@ -43,17 +41,13 @@ struct FileEntry: Sendable, Equatable {
     private static let existsFlag: UInt16 = 0x4000
     /// Set while a crawl pass has seen it (a recrawl marks the rest deleted).
     private static let seenFlag: UInt16 = 0x8000
-    /// One more than the highest owner index an entry can name: the owner is wide.
+    /// The most owners an entry can name.
     static let ownerLimit: UInt16 = 0x3FFF
     private static let low48: UInt64 = (1 << 48) - 1
 
-    private static let nlinkLimit: UInt32 = 0x00FF_FFFF
-
-    /// Whether a value did not fit its packed field: the table holds the
-    /// exact ones (`FileTable.exact`).
-    var isWide: Bool {
-        packedIno == Self.low48 || UInt64(packedSize) == Self.low48 || packedNlink == Self.nlinkLimit || owner == Self.ownerLimit
-    }
+    /// An inode number or size as an entry keeps it (clamped to 48 bits).
+    static func kept(_ value: UInt64) -> UInt64 { min(value, low48) }
+    static func kept(_ value: Int64) -> Int64 { Int64(min(UInt64(max(0, value)), low48)) }
 
     /// Nanoseconds since the epoch.
     var mtime: Int64 {
@@ -66,8 +60,7 @@ struct FileEntry: Sendable, Equatable {
         set { ctimeWords = (UInt32(truncatingIfNeeded: newValue), UInt32(truncatingIfNeeded: newValue >> 32)) }
     }
 
-    /// The inode number, or its field's top value when it is wide.
-    var packedIno: UInt64 {
+    var ino: UInt64 {
         get { UInt64(highs >> 16) << 32 | UInt64(inoLow) }
         set {
             let value = min(newValue, Self.low48)
@@ -76,8 +69,7 @@ struct FileEntry: Sendable, Equatable {
         }
     }
 
-    /// The size, or its field's top value when it is wide.
-    var packedSize: Int64 {
+    var size: Int64 {
         get { Int64(UInt64(highs & 0xFFFF) << 32 | UInt64(sizeLow)) }
         set {
             let value = min(UInt64(max(0, newValue)), Self.low48)
@@ -86,10 +78,9 @@ struct FileEntry: Sendable, Equatable {
         }
     }
 
-    /// The link count, or its field's top value when it is wide.
-    var packedNlink: UInt32 {
-        get { nlinkAndLength & Self.nlinkLimit }
-        set { nlinkAndLength = nlinkAndLength & 0xFF00_0000 | min(newValue, Self.nlinkLimit) }
+    var nlink: UInt32 {
+        get { nlinkAndLength & 0x00FF_FFFF }
+        set { nlinkAndLength = nlinkAndLength & 0xFF00_0000 | min(newValue, 0x00FF_FFFF) }
     }
 
     var nameLength: UInt8 {
@@ -97,7 +88,6 @@ struct FileEntry: Sendable, Equatable {
         set { nlinkAndLength = nlinkAndLength & 0x00FF_FFFF | UInt32(newValue) << 24 }
     }
 
-    /// The index of its owner in the table's `Owners`; `ownerLimit` when wide.
     var owner: UInt16 {
         get { ownerAndFlags & Self.ownerLimit }
         set { ownerAndFlags = ownerAndFlags & ~Self.ownerLimit | min(newValue, Self.ownerLimit) }

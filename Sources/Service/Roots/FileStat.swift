@@ -8,7 +8,7 @@ struct FileStat: Sendable, Equatable {
     var mode: UInt32
     var uid: UInt32
     var gid: UInt32
-    var nlink: UInt64
+    var nlink: UInt32
     /// Nanoseconds since the epoch.
     var mtime: Int64
     var ctime: Int64
@@ -20,13 +20,13 @@ struct FileStat: Sendable, Equatable {
         mode = UInt32(info.st_mode)
         uid = UInt32(info.st_uid)
         gid = UInt32(info.st_gid)
-        nlink = UInt64(info.st_nlink)
+        nlink = UInt32(clamping: info.st_nlink)
         mtime = Int64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_mtim.tv_nsec)
         ctime = Int64(info.st_ctim.tv_sec) &* 1_000_000_000 &+ Int64(info.st_ctim.tv_nsec)
     }
 
     init(size: Int64 = 0, ino: UInt64 = 0, dev: UInt64 = 0, mode: UInt32, uid: UInt32 = 0, gid: UInt32 = 0,
-         nlink: UInt64 = 1, mtime: Int64 = 0, ctime: Int64 = 0) {
+         nlink: UInt32 = 1, mtime: Int64 = 0, ctime: Int64 = 0) {
         self.size = size
         self.ino = ino
         self.dev = dev
@@ -61,11 +61,11 @@ struct Owners: Sendable {
     private var list: [Owner] = []
     private var indexes: [Owner: UInt16] = [:]
 
-    /// The index of `owner`; nil past 16,383 distinct triples (an entry
-    /// keeps 14 bits): the table then keeps that entry's owner itself.
-    mutating func intern(_ owner: Owner) -> UInt16? {
+    /// The index of `owner`; past 16,383 distinct triples (an entry keeps
+    /// 14 bits), the last index is shared (its reported owner may then be wrong).
+    mutating func intern(_ owner: Owner) -> UInt16 {
         if let index = indexes[owner] { return index }
-        guard list.count < Int(FileEntry.ownerLimit) else { return nil }
+        guard list.count < Int(FileEntry.ownerLimit) else { return FileEntry.ownerLimit - 1 }
         let index = UInt16(list.count)
         list.append(owner)
         indexes[owner] = index

@@ -30,9 +30,9 @@ extension FileTable {
         }
         var entry = self[id]
         let outcome: RecordOutcome
-        if !entry.exists || exact(id, entry).ino != stat.ino || entry.type != stat.type {
+        if !entry.exists || entry.ino != FileEntry.kept(stat.ino) || entry.type != stat.type {
             outcome = .appeared
-        } else if differs(id, entry, stat) {
+        } else if differs(entry, stat) {
             outcome = .changed
         } else {
             entry.seen = true
@@ -50,7 +50,7 @@ extension FileTable {
     /// Records the root directory's own `lstat`.
     mutating func recordRoot(_ stat: FileStat) {
         var entry = self[0]
-        guard differs(0, entry, stat) else { return }
+        guard differs(entry, stat) else { return }
         update(0, &entry, stat)
         self[0] = entry
     }
@@ -95,7 +95,7 @@ extension FileTable {
 
     /// Takes a fresh `stat` into an existing entry and moves its `oclock`.
     private mutating func update(_ id: Int32, _ entry: inout FileEntry, _ stat: FileStat) {
-        apply(stat, to: &entry, id)
+        apply(stat, to: &entry)
         touch(id, &entry)
     }
 

@@ -20,9 +20,6 @@ struct FileTable: Sendable {
     private var freeIDs: [Int32] = []
     private(set) var names = NameStorage()
     private(set) var owners = Owners()
-    /// The exact values of the entries whose packed fields could not hold
-    /// them (`FileEntry.isWide`): a huge file, a 64-bit inode number.
-    private var wide: [Int32: ExactStat] = [:]
     private var index = NameIndex()
     var log = ChangeLog()
     var times = TickTimes()
@@ -62,14 +59,7 @@ struct FileTable: Sendable {
         return try names.withName(entry.nameOffset, entry.nameLength, body)
     }
 
-    /// What `id` (whose entry is `entry`) holds exactly: from the entry,
-    /// or from beside it when a value did not fit.
-    func exact(_ id: Int32, _ entry: FileEntry) -> ExactStat {
-        if entry.isWide, let exact = wide[id] { return exact }
-        return ExactStat(ino: entry.packedIno, size: entry.packedSize, nlink: UInt64(entry.packedNlink), owner: owners.owner(entry.owner))
-    }
-
-    func exact(_ id: Int32) -> ExactStat { exact(id, self[id]) }
+    func owner(of entry: FileEntry) -> Owners.Owner { owners.owner(entry.owner) }
 
     /// The child `name` of the directory `parent`.
     func lookup(parent: Int32, _ name: UnsafeBufferPointer<UInt8>) -> Int32? {
@@ -111,10 +101,10 @@ struct FileTable: Sendable {
         entry.parent = parent
         entry.nameOffset = names.append(name)
         entry.nameLength = UInt8(name.count)
+        apply(stat, to: &entry)
         let id: Int32
         if let reused = freeIDs.popLast() {
             id = reused
-            apply(stat, to: &entry, id)
             self[id] = entry
         } else {
             if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
@@ -123,7 +113,6 @@ struct FileTable: Sendable {
                 chunks.append(chunk)
             }
             id = idLimit
-            apply(stat, to: &entry, id)
             chunks[chunks.count - 1].append(entry)
         }
         entryCount += 1
@@ -132,29 +121,25 @@ struct FileTable: Sendable {
         return id
     }
 
-    /// Copies what `stat` says into `entry`, the entry of `id` (its clocks
-    /// untouched); values too wide for it are kept beside it.
-    mutating func apply(_ stat: FileStat, to entry: inout FileEntry, _ id: Int32) {
-        let owner = Owners.Owner(uid: stat.uid, gid: stat.gid, dev: stat.dev)
-        entry.packedSize = stat.size
-        entry.packedIno = stat.ino
+    /// Copies what `stat` says into `entry` (its clocks untouched).
+    mutating func apply(_ stat: FileStat, to entry: inout FileEntry) {
+        entry.size = stat.size
+        entry.ino = stat.ino
         entry.mtime = stat.mtime
         entry.ctime = stat.ctime
-        entry.packedNlink = UInt32(clamping: stat.nlink)
+        entry.nlink = stat.nlink
         entry.mode = UInt16(truncatingIfNeeded: stat.mode)
-        entry.owner = owners.intern(owner) ?? FileEntry.ownerLimit
-        if entry.isWide {
-            wide[id] = ExactStat(ino: stat.ino, size: stat.size, nlink: stat.nlink, owner: owner)
-        } else if !wide.isEmpty {
-            wide[id] = nil
-        }
+        entry.owner = internOwner(stat)
+    }
+
+    mutating func internOwner(_ stat: FileStat) -> UInt16 {
+        owners.intern(Owners.Owner(uid: stat.uid, gid: stat.gid, dev: stat.dev))
     }
 
     mutating func releaseName(_ length: UInt8) { names.release(length) }
 
     /// Makes the (already unlinked) `id` reusable.
     mutating func freeEntry(_ id: Int32) {
-        if !wide.isEmpty { wide[id] = nil }
         freeIDs.append(id)
         entryCount -= 1
     }
@@ -174,19 +159,11 @@ struct FileTable: Sendable {
         log.reset(baseline: tick)
     }
 
-    /// Whether `stat` says anything the entry of `id` does not.
-    func differs(_ id: Int32, _ entry: FileEntry, _ stat: FileStat) -> Bool {
-        let exact = exact(id, entry)
-        return exact.size != stat.size || exact.ino != stat.ino || entry.mtime != stat.mtime
-            || entry.ctime != stat.ctime || exact.nlink != stat.nlink || UInt32(entry.mode) != stat.mode & 0xFFFF
-            || exact.owner != Owners.Owner(uid: stat.uid, gid: stat.gid, dev: stat.dev)
+    /// Whether `stat` says anything `entry` does not.
+    func differs(_ entry: FileEntry, _ stat: FileStat) -> Bool {
+        let owner = owners.owner(entry.owner)
+        return entry.size != FileEntry.kept(stat.size) || entry.ino != FileEntry.kept(stat.ino) || entry.mtime != stat.mtime
+            || entry.ctime != stat.ctime || entry.nlink != min(stat.nlink, 0x00FF_FFFF) || UInt32(entry.mode) != stat.mode & 0xFFFF
+            || owner.uid != stat.uid || owner.gid != stat.gid || owner.dev != stat.dev
     }
-}
-
-/// An entry's values that may not fit its packed fields, exactly.
-struct ExactStat: Sendable, Equatable {
-    var ino: UInt64
-    var size: Int64
-    var nlink: UInt64
-    var owner: Owners.Owner
 }
