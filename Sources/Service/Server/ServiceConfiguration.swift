@@ -12,9 +12,6 @@ public struct ServiceConfiguration: Sendable {
     public var statefile: FilePath?
     /// A file holding the service's pid while it runs; nil: none.
     public var pidfile: FilePath?
-    /// The lines the log file (or stderr) gets: errors unless asked
-    /// (watchman's `--log-level`: 0 off, 1 errors, 2 debug).
-    public var logLevel = ServiceLog.Level.error
     /// What `version` answers: the watchman release whose protocol this
     /// service speaks, so that clients comparing versions see a modern one.
     public var version = "2024.01.01.00"

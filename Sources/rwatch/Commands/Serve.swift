@@ -28,23 +28,14 @@ struct Serve: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("logfile")], help: ArgumentHelp("Append the log here instead of stderr.", valueName: "path"), completion: .file())
     var logfile: String?
 
-    @Option(help: ArgumentHelp("Where triggers are kept across restarts.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("Where watches and triggers are kept across restarts.", valueName: "path"), completion: .file())
     var statefile: String?
-
-    @Option(help: ArgumentHelp("What the log gets: 0 nothing, 1 errors (the default), 2 debug lines too.", valueName: "n"))
-    var logLevel: Int?
 
     @Option(help: ArgumentHelp("Write the service's pid here while it runs.", valueName: "path"), completion: .file())
     var pidfile: String?
 
     @Flag(help: "Print the socket path (for export WATCHMAN_SOCK=…) and exit.")
     var printSockname = false
-
-    func validate() throws {
-        if let logLevel, !(0...2).contains(logLevel) {
-            throw ValidationError("--log-level must be 0, 1 or 2, not \(logLevel)")
-        }
-    }
 
     func run() throws {
         let configuration = serviceConfiguration()
@@ -75,7 +66,6 @@ struct Serve: ParsableCommand {
             sockname: path(sockname) ?? ServiceConfiguration.defaultSockname(environment: environment),
             logfile: path(logfile), statefile: path(statefile), pidfile: path(pidfile))
         configuration.buildinfo = Version.line
-        if let logLevel { configuration.logLevel = [.off, .error, .debug][logLevel] }
         return configuration
     }
 }
