@@ -4,17 +4,24 @@
     Benchmarks/restarts/storm.py BINARY [BINARY...]    # 1,000 restarts each
     RESTARTS=200 Benchmarks/restarts/storm.py .build/release/rwatch
     Benchmarks/restarts/storm.py before=/tmp/rwatch-main after=.build/release/rwatch
+    DAEMON=1 Benchmarks/restarts/storm.py .build/release/rwatch
 
 Each contender watches one file and runs, under its restart policy,
 
     sh -c 'sleep 1000 & echo "$$ $!" >> PIDS; wait'
 
-(a shell and a background grandchild in the shell's process group). The
+(a shell and a background grandchild in the shell's process group), or
+with DAEMON=1
+
+    sh -c 'setsid sleep 1000 & echo "$$ $!" >> PIDS; wait'
+
+(the grandchild leaves the group and the session: a daemon). The
 driver writes the watched file, waits until the next run has written its
 line, and repeats RESTARTS times (closed loop: every change is one restart).
 Contenders: each rwatch binary given (`rwatch -r -d 0 -w DIR -- sh -c …`,
-LABEL=PATH to name it) and, when installed, `entr -n -r` (apt: entr) as the
-peer, in one run, one after the other.
+LABEL=PATH to name it) and, when installed, `entr -n -r` (apt: entr) and
+a shell loop around `inotifywait` (apt: inotify-tools) that kills the
+command and starts it anew, as peers, in one run, one after the other.
 
 Reported per contender:
   - restarts/s: restarts divided by the wall time of the loop;
@@ -42,7 +49,8 @@ import tempfile
 import time
 
 RESTARTS = int(os.environ.get("RESTARTS", "1000"))
-SCRIPT = 'sleep 1000 & echo "$$ $!" >> "$0"; wait'
+DAEMON = os.environ.get("DAEMON") == "1"
+SCRIPT = ('setsid ' if DAEMON else '') + 'sleep 1000 & echo "$$ $!" >> "$0"; wait'
 WAIT = 10.0
 LIMIT = float(os.environ.get("LIMIT", "300"))
 
@@ -180,6 +188,15 @@ def entr(watched, target, pids):
     return ["sh", "-c", 'echo "$0" | exec entr -n -r sh -c "$1" "$2"', target, SCRIPT, pids]
 
 
+# The loop users write: wait for a write, kill the command, start it again.
+LOOP = ('run() { sh -c "$1" "$2" & command=$!; }; run "$1" "$2"; '
+        'while inotifywait -qq -e close_write "$0"; do kill "$command"; wait "$command"; run "$1" "$2"; done')
+
+
+def inotifywait_loop(watched, target, pids):
+    return ["sh", "-c", LOOP, target, SCRIPT, pids]
+
+
 def main():
     contenders = []
     for argument in sys.argv[1:]:
@@ -189,9 +206,11 @@ def main():
         sys.exit(__doc__)
     if subprocess.run(["sh", "-c", "command -v entr"], stdout=subprocess.DEVNULL).returncode == 0:
         contenders.append(("entr -n -r 5.x", entr))
+    if subprocess.run(["sh", "-c", "command -v inotifywait"], stdout=subprocess.DEVNULL).returncode == 0:
+        contenders.append(("inotifywait loop", inotifywait_loop))
     load = os.getloadavg()[0]
     rows = [storm(label, command) for label, command in contenders]
-    print(f"{RESTARTS} restarts each; machine: {os.cpu_count()} cores, load {load:.2f} before, "
+    print(f"{RESTARTS} restarts each of {SCRIPT!r}; machine: {os.cpu_count()} cores, load {load:.2f} before, "
           f"{os.getloadavg()[0]:.2f} after\n")
     print("| contender | runs | restarts/s | missed | orphans during | zombies left | zombies (max) | left after exit | exit status |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,16 +23,6 @@
 #else
 #define HAS_ADDCLOSEFROM 0
 #endif
-
-#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 35)
-#define HAS_ADDTCSETPGRP 1
-#else
-#define HAS_ADDTCSETPGRP 0
-#endif
-
-int CGlibcShims_has_addtcsetpgrp(void) {
-    return HAS_ADDTCSETPGRP;
-}
 
 int CGlibcShims_has_addchdir(void) {
     return HAS_ADDCHDIR;
@@ -73,16 +64,6 @@ int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_action
 #endif
 }
 
-int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *actions, int fd) {
-#if HAS_ADDTCSETPGRP
-    return posix_spawn_file_actions_addtcsetpgrp_np(actions, fd);
-#else
-    (void)actions;
-    (void)fd;
-    return ENOSYS;
-#endif
-}
-
 int CGlibcShims_set_parent_death_signal(int sig) {
     return prctl(PR_SET_PDEATHSIG, (unsigned long)sig, 0UL, 0UL, 0UL);
 }
@@ -103,6 +84,27 @@ void CGlibcShims_spawn_fence_enter(void) {
 
 void CGlibcShims_spawn_fence_leave(void) {
     pthread_mutex_unlock(&spawn_fence);
+}
+
+int CGlibcShims_pidfd_open(int pid) {
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int CGlibcShims_pidfd_send_signal(int fd, int sig) {
+#ifdef SYS_pidfd_send_signal
+    return (int)syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+#else
+    (void)fd;
+    (void)sig;
+    errno = ENOSYS;
+    return -1;
+#endif
 }
 
 #include <malloc.h>

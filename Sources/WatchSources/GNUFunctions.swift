@@ -18,11 +18,6 @@ package enum GNUFunctions {
     /// `posix_spawn_file_actions_addclosefrom_np`; nil where glibc is older than 2.34.
     static let addClosefrom: AddClosefrom? =
         CGlibcShims_has_addclosefrom() != 0 ? CGlibcShims_posix_spawn_file_actions_addclosefrom_np : nil
-    /// `posix_spawn_file_actions_addtcsetpgrp_np`: the child makes its new
-    /// group the terminal's foreground group before exec; nil where glibc is
-    /// older than 2.35.
-    static let addTcsetpgrp: AddClosefrom? =
-        CGlibcShims_has_addtcsetpgrp() != 0 ? CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np : nil
 
     /// `memmem(3)` (`LinePattern`'s literal search).
     static let memmem: Memmem = CGlibcShims_memmem

@@ -31,9 +31,6 @@ int CGlibcShims_has_addchdir(void);
 /// 1 where this glibc has posix_spawn_file_actions_addclosefrom_np (2.34+), else 0.
 int CGlibcShims_has_addclosefrom(void);
 
-/// 1 where this glibc has posix_spawn_file_actions_addtcsetpgrp_np (2.35+), else 0.
-int CGlibcShims_has_addtcsetpgrp(void);
-
 /// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to
 /// `path` before exec. ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *_Nonnull actions,
@@ -42,11 +39,6 @@ int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t 
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes
 /// every descriptor from `from` up before exec. ENOSYS where glibc lacks it.
 int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *_Nonnull actions, int from);
-
-/// posix_spawn_file_actions_addtcsetpgrp_np (glibc 2.35): the child makes
-/// its process group the foreground group of terminal `fd` before exec.
-/// ENOSYS where glibc lacks it.
-int CGlibcShims_posix_spawn_file_actions_addtcsetpgrp_np(posix_spawn_file_actions_t *_Nonnull actions, int fd);
 
 /// The spawn fence: a process-wide lock that every posix_spawn of the
 /// process holds until the child has exec'd (posix_spawn returns only
@@ -64,5 +56,14 @@ int CGlibcShims_set_parent_death_signal(int sig);
 /// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants become this
 /// process's children instead of init's. 0, or -1 with errno.
 int CGlibcShims_become_child_subreaper(void);
+
+/// pidfd_open(2) (Linux 5.3): a descriptor that refers to process `pid`
+/// for as long as it is open, whatever number the kernel gives later
+/// processes. -1 with errno (ENOSYS on older kernels).
+int CGlibcShims_pidfd_open(int pid);
+
+/// pidfd_send_signal(2) (Linux 5.1): `sig` to the process `fd` refers to,
+/// never to a later holder of its pid. 0, or -1 with errno.
+int CGlibcShims_pidfd_send_signal(int fd, int sig);
 
 #endif

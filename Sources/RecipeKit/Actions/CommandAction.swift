@@ -1,26 +1,29 @@
 import Glibc
 
-/// Runs one command per trigger under an `OnBusy` policy and sends a
-/// `RunResult` for every run that ends. One instance per subscription of a
-/// run action (and `run` shares that subscription, so one per action).
+/// Runs a command for each trigger under an `OnBusy` policy and sends a
+/// `RunResult` for every trigger's runs once they have ended. One instance
+/// per subscription of a run action (and `run` shares that subscription,
+/// so one per action).
 ///
 /// Its state is one `RunMachine`, and every transition is made on the
 /// recipe queue (`RecipeQueue`), wherever the news comes from: a trigger,
 /// a key, a timer, or a run's end (from its output reader's thread), so a
-/// queued run starts there too. It owns no process: each run has a
-/// `ProcessHandle`, and everything about the child's life (stop signal,
-/// timeout, SIGKILL, reaping, the group id) is `ProcessGroup`'s. It hears
-/// two things of a run: that its stop began (whoever asked), and `exited`,
-/// once its whole group is gone.
+/// queued run starts there too. A trigger starts a set of runs: the
+/// command once, or with `{}`/`{+}` once per changed path
+/// (`CommandTemplate`), `RunOptions.jobs` at a time. It owns no process:
+/// each run has a `ProcessHandle`, and everything about the child's life
+/// (stop signal, timeout, SIGKILL, reaping, the group id) is
+/// `ProcessGroup`'s. It hears two things of a run: that its stop began
+/// (whoever asked), and `exited`, once its whole group is gone.
 final class CommandAction<Trigger: RunTrigger>: Sendable {
     typealias Run = CommandRun<Trigger>
 
-    /// What the child gets, byte for byte.
-    private let words: [CommandWord]
-    /// The words as text, for status lines and `RunResult`.
+    /// The words as text, for `RunResult`.
     private let arguments: [String]
-    /// The command as status lines show it: bytes that are not UTF-8 as `\xNN`.
+    /// The command as status lines show it: bytes that are not UTF-8 as
+    /// `\xNN`, placeholders as typed.
     private let shown: String
+    private let isPerPath: Bool
     private let options: RunOptions
     private let observer: Observer<RunResult>
     /// For `RunOptions.timeout` and the status line of a slow stop.
@@ -29,15 +32,17 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// The subscription to the keys' commands (`RunControl`), for actions
     /// that start chains.
     private let control = SerialDisposable()
+    /// Whether the command keeps starting itself (on the recipe queue).
+    private let loops = Locked(LoopDetector())
 
-    init(arguments: [CommandWord], policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
-        words = arguments
-        self.arguments = arguments.map(\.text)
-        shown = CommandName.display(words: arguments, shell: options.shell)
+    init(template: CommandTemplate, policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
+        arguments = template.words.map(\.text)
+        shown = CommandName.display(words: template.words, shell: options.shell)
+        isPerPath = template.isPerPath
         self.options = options
         self.scheduler = scheduler
         self.observer = observer
-        machine = Locked(RunMachine(policy: policy))
+        machine = Locked(RunMachine(policy: policy, jobs: max(options.jobs, 1), template: template))
         if Trigger.manual != nil {
             control.disposable = RunControl.commands.subscribe(onNext: { [weak self] command in self?.obey(command) })
         }
@@ -51,24 +56,28 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         RecipeQueue.async { [self] in perform(transition { $0.completed() }) }
     }
 
-    /// Stops the running command (its whole process group) and returns once
-    /// the group is gone, so that a caller about to exit leaves no child
-    /// behind. Nothing is sent after this. The transition waits for the
-    /// recipe queue (at once when called on it); the wait for the group
-    /// does not hold the queue.
+    /// Stops the running commands (their whole process groups) and returns
+    /// once the groups are gone, so that a caller about to exit leaves no
+    /// child behind. Nothing is sent after this. The transition waits for
+    /// the recipe queue (at once when called on it); the wait for the
+    /// groups does not hold the queue.
     func dispose() {
         control.dispose()
-        guard let run = RecipeQueue.sync({ transition { $0.dispose() } }) else { return }
-        run.timers.dispose()
-        run.handle.stop()
-        run.handle.waitUntilGone()
-        run.subscription.dispose()
+        let runs = RecipeQueue.sync { transition { $0.dispose() } }
+        for run in runs {
+            run.timers.dispose()
+            run.handle.stop()
+        }
+        for run in runs {
+            run.handle.waitUntilGone()
+            run.subscription.dispose()
+        }
     }
 
     /// How long a stop may take before a status line says it is under way.
     static var stopLinePatience: Duration { .milliseconds(500) }
 
-    private var announcer: RunAnnouncer { RunAnnouncer(arguments: arguments, command: shown, options: options) }
+    private var announcer: RunAnnouncer { RunAnnouncer(command: shown, options: options) }
 
     /// On the recipe queue, as every caller of it.
     private func transition<Result>(_ body: (inout RunMachine<Trigger>) -> Result) -> Result {
@@ -101,23 +110,39 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         switch step {
         case .none:
             break
-        case .start(let run):
-            start(run)
-        case .stop(let run):
-            run.handle.stop()
-        case .signal(let run, let number):
-            run.handle.send(number)
+        case .start(let runs):
+            // A new set (runs that follow within a set start from `ended`).
+            options.onSetStart?()
+            if let trigger = runs.first?.trigger { watchForLoop(trigger.changes) }
+            for run in runs { start(run) }
+        case .stop(let runs):
+            for run in runs { run.handle.stop() }
+        case .signal(let runs, let number):
+            for run in runs { run.handle.send(number) }
+        case .nothingToRun:
+            announcer.nothingToRun()
+            perform(transition { $0.next() })
         case .complete:
             observer.sendCompleted()
         }
     }
 
+    /// The command as one run's status lines name it: with `{}`/`{+}`,
+    /// the action's command and the file (`cc -c {} (src/a.c)`).
+    private func label(of run: Run) -> String? {
+        guard isPerPath, let first = run.invocation.paths.first else { return nil }
+        let more = run.invocation.paths.count > 1 ? " +\(run.invocation.paths.count - 1) more" : ""
+        return "\(shown) (\(Quoted.escaped(Terminal.relative(first)))\(more))"
+    }
+
     private func start(_ run: Run) {
-        let environment = RunEnvironment(run.trigger.changes)
-        announcer.starting(run.trigger.changes)
+        let changes = run.changes
+        let environment = RunEnvironment(changes)
+        announcer.starting(changes)
         var process = options.process
         process.environmentBytes.merge(environment.variables) { $1 }
         process.captureOutput = options.outputPrefix != nil
+        process.shellParameters = run.invocation.shellParameters
         // The run holds its handle, subscription and timers, which hold
         // these closures: they take the run weakly, or every finished run
         // would stay in memory.
@@ -136,7 +161,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             })
         }
         let prefix = options.outputPrefix ?? ""
-        let events = ProcessSource.run(words, options: process, handle: run.handle).subscribe { [self, weak run] event in
+        let events = ProcessSource.run(run.invocation.words, options: process, handle: run.handle).subscribe { [self, weak run] event in
             switch event {
             case .next(.stdout(let line)):
                 Terminal.output(line, prefix: prefix, toStandardError: false)
@@ -180,7 +205,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     /// `run`'s group is gone: report it, then go on with the machine.
     private func ended(_ run: Run, _ status: ExitStatus) {
-        let ending = transition { $0.exited(run) }
+        let (ending, after) = transition { $0.exited(run, status) }
         run.timers.dispose()
         run.subscription.dispose()
         let stopped: RunMachine<Trigger>.StopCause?
@@ -189,12 +214,49 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         case .own: stopped = nil
         case .stopped(let cause): stopped = cause
         }
-        let duration = ContinuousClock.now - run.began
-        announcer.finished(status, duration, timedOut: stopped == .timeout, stopped: stopped != nil)
-        let step = RunResult.Step(name: options.name ?? shown, arguments: arguments, status: status, duration: duration)
-        observer.sendNext(RunResult(steps: run.trigger.steps + [step], batch: run.trigger.changes))
-        // Decided after the report: a downstream that disposes on it
-        // (`take(1)`) starts nothing more.
-        perform(transition { $0.next() })
+        announcer.finished(status, ContinuousClock.now - run.began, timedOut: stopped == .timeout, stopped: stopped != nil, shown: label(of: run))
+        switch after {
+        case .wait:
+            break
+        case .start(let runs):
+            for next in runs { start(next) }
+        case .finished(let outcome):
+            report(outcome)
+            // Decided after the report: a downstream that disposes on it
+            // (`take(1)`) starts nothing more.
+            perform(transition { $0.next() })
+        }
+    }
+
+    /// A set starts for `changes`: says once when the last runs were all
+    /// started by files the command wrote while it ran (`LoopDetector`).
+    private func watchForLoop(_ changes: ChangeBatch?) {
+        let paths = (changes?.paths ?? []).prefix(256).map { ($0, FileSystem.modificationTime($0)) }
+        guard let warning = loops.withLock({ $0.started(at: FileSystem.wallClock(), paths: paths) }) else { return }
+        let shown = warning.paths.prefix(3).map { Quoted.path(Terminal.relative($0)) }.joined(separator: ", ")
+        let more = warning.paths.count > 3 ? " +\(warning.paths.count - 3) more" : ""
+        let flags = LoopDetector.ignoreFlags(for: warning.paths, base: FileSystem.absolute(".")).joined(separator: " ")
+        Terminal.warning("the last \(warning.runs) runs of \(announcer.name) were started only by files it wrote while it ran "
+            + "(\(shown)\(more)); if it keeps starting itself, ignore them: \(flags)")
+    }
+
+    /// Every run of a trigger's set ended: one `RunResult` for the set
+    /// (its worst status; each run in `runs` with `{}`/`{+}`).
+    private func report(_ outcome: RunMachine<Trigger>.Outcome) {
+        loops.withLock { $0.ended(at: FileSystem.wallClock()) }
+        let set = outcome.set
+        let duration = ContinuousClock.now - set.began
+        guard let worst = set.worst else { return }
+        var runs: [RunResult.Step] = []
+        if isPerPath {
+            runs = set.ended.map { run, status, end in
+                RunResult.Step(name: options.name ?? shown, arguments: run.invocation.words.map(\.text), status: status,
+                               duration: end - run.began, paths: run.invocation.paths)
+            }
+            let failed = set.ended.filter { !$0.status.succeeded }.count
+            announcer.finished(set: set.ended.count, failed: failed, worst: worst, duration, stopped: outcome.stopped != nil)
+        }
+        let step = RunResult.Step(name: options.name ?? shown, arguments: arguments, status: worst, duration: duration)
+        observer.sendNext(RunResult(steps: set.trigger.steps + [step], batch: set.trigger.changes, runs: runs))
     }
 }

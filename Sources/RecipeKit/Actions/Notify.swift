@@ -10,9 +10,11 @@ extension Signal where Value: RunTrigger {
         // nothing can reach the pass-through and miss the notifier (two
         // subscriptions to a shared source did: a value sent between them).
         return Signal { observer in
+            let words = arguments.map { CommandWord($0) }
+            // A notification's words are its text: no placeholder in them.
+            let template = CommandTemplate(plain: words)
             let action = CommandAction<Value>(
-                arguments: arguments.map { CommandWord($0) }, policy: .ignore, options: quiet,
-                scheduler: QueueScheduler.recipe, observer: Observer { _ in }
+                template: template, policy: .ignore, options: quiet, scheduler: QueueScheduler.recipe, observer: Observer { _ in }
             )
             let upstream = source.subscribe { event in
                 switch event {

@@ -11,6 +11,14 @@ extension Signal where Value: RunTrigger {
     /// (`RWATCH_PATHS`, `RWATCH_COMMON_PATH`, `RWATCH_EVENTS_FILE`), never
     /// pasted into a command string.
     ///
+    /// Per-file runs: `{}` in a word gives one run per changed path, the
+    /// path as (or in place inside) that word; `{+}` one run with every
+    /// path as words, split at the kernel's argument limit; at most
+    /// `options.jobs` of a value's runs at once (`CommandTemplate`). The
+    /// result of a value's runs is one `RunResult` with their worst status.
+    ///
+    ///     batches.run(["cc", "-c", "{}"], options: RunOptions(jobs: 4))
+    ///
     /// The action is a side effect and runs once per value however many
     /// observers subscribe to its result: the returned signal is shared.
     /// Upstream completion completes it after the last run (and the pending
@@ -40,10 +48,15 @@ extension Signal where Value: RunTrigger {
     ) -> Signal<RunResult> {
         precondition(!arguments.isEmpty, "run needs a command")
         let source = self
+        let template: CommandTemplate
+        do {
+            template = try CommandTemplate.forRun(arguments, options: options)
+        } catch {
+            // Each subscriber hears what is wrong with the command.
+            return Signal<RunResult>.error(error)
+        }
         return Signal<RunResult> { observer in
-            let action = CommandAction<Value>(
-                arguments: arguments, policy: onBusy, options: options, scheduler: scheduler, observer: observer
-            )
+            let action = CommandAction<Value>(template: template, policy: onBusy, options: options, scheduler: scheduler, observer: observer)
             let upstream = source.subscribe { event in
                 switch event {
                 case .next(let trigger): action.receive(trigger)

@@ -5,7 +5,6 @@ import Glibc
 /// the bell, and the verbose "why" in `Diagnostics`. `CommandAction` calls
 /// it when a run starts and when it ends.
 struct RunAnnouncer: Sendable {
-    let arguments: [String]
     /// The command line as status lines show it (`CommandName`).
     let command: String
     let options: RunOptions
@@ -14,9 +13,9 @@ struct RunAnnouncer: Sendable {
     /// the step's name.
     var name: String { options.name.map(Quoted.escaped) ?? command }
 
-
-    /// Before the command starts, for a run caused by `changes` (nil: the
-    /// first run, or one not caused by files).
+    /// Before a command starts, for a run caused by `changes` (nil: the
+    /// first run, or one not caused by files; for one run of a `{}` set,
+    /// the changes of its path).
     func starting(_ changes: ChangeBatch?) {
         Terminal.clear(options.clear)
         if options.statusLines || Diagnostics.isEnabled {
@@ -26,13 +25,15 @@ struct RunAnnouncer: Sendable {
         if options.printEvents {
             for event in events { Terminal.status(Self.describe(event), color: .dim) }
         }
-        if Diagnostics.isEnabled {
-            Diagnostics.verbose(Self.reason(for: changes, command: arguments))
-            if !options.printEvents {
-                for event in events { Diagnostics.verbose("  " + Self.describe(event)) }
-            }
-        }
+        if Diagnostics.isEnabled { Diagnostics.verbose(Self.reason(for: changes)) }
         if options.notify?.atStart == true { Notifier.announce("\(name) started") }
+    }
+
+    /// A `{}` or `{+}` command found no changed path to run for (the `r`
+    /// key before any change).
+    func nothingToRun() {
+        guard options.statusLines else { return }
+        Terminal.status("no changed file yet: \(name) runs for each file that changes", color: .dim)
     }
 
     /// A change came while the command ran under `.restart`: it is being
@@ -56,17 +57,45 @@ struct RunAnnouncer: Sendable {
         Terminal.status("stopping \(name): \(SignalName.name(options.stopSignal)) sent\(kill)", color: .yellow)
     }
 
-    /// After the command ended; `timedOut` when `options.timeout` stopped it,
+    /// After a command ended; `timedOut` when `options.timeout` stopped it,
     /// `stopped` when rwatch stopped it (a restart, Ctrl-C, `q`): no
     /// failure, so no red line (a restart said `↻ restarting` already).
-    func finished(_ status: ExitStatus, _ duration: Duration, timedOut: Bool = false, stopped: Bool = false) {
+    /// `shown` names one run of a `{}` set, whose set's end notifies
+    /// (`finished(set:)`) instead of each run.
+    func finished(_ status: ExitStatus, _ duration: Duration, timedOut: Bool = false, stopped: Bool = false, shown: String? = nil) {
+        let label = shown.map { (options.name.map { Quoted.escaped($0) + " " } ?? "") + $0 } ?? name
         if stopped && !timedOut {
-            Diagnostics.log(.info, "stopped \(name) after \(Terminal.format(duration)): \(status)")
+            Diagnostics.log(.info, "stopped \(label) after \(Terminal.format(duration)): \(status)")
             return
         }
         if options.statusLines || Diagnostics.isEnabled {
-            Terminal.finished(name, status, duration, timedOut: timedOut ? options.timeout : nil, show: options.statusLines)
+            Terminal.finished(label, status, duration, timedOut: timedOut ? options.timeout : nil, show: options.statusLines)
         }
+        if shown == nil { told(status, duration) }
+    }
+
+    /// After every run of a `{}` or `{+}` set ended: one line for a set
+    /// of several (`✗ cc -c {}: 1 of 3 runs failed, worst exited 1, in
+    /// 1.20 s`), then the notification and the bell. Nothing after a set
+    /// rwatch stopped.
+    func finished(set count: Int, failed: Int, worst: ExitStatus, _ duration: Duration, stopped: Bool) {
+        guard !stopped else { return }
+        if count > 1, options.statusLines || Diagnostics.isEnabled {
+            let runs = count == 1 ? "1 run" : "\(count) runs"
+            let line = failed == 0
+                ? "✓ \(name): \(runs) in \(Terminal.format(duration))"
+                : "✗ \(name): \(failed) of \(runs) failed, worst \(Terminal.describe(worst)), in \(Terminal.format(duration))"
+            if options.statusLines {
+                Terminal.status(line, color: failed == 0 ? .green : .red)
+            } else {
+                Diagnostics.log(.info, line)
+            }
+        }
+        told(worst, duration)
+    }
+
+    /// The notification and the bell at the end of what a trigger started.
+    private func told(_ status: ExitStatus, _ duration: Duration) {
         if options.notify?.atEnd == true {
             Notifier.announce("\(name) \(status.succeeded ? "✓" : "✗") \(status) in \(Terminal.format(duration))")
         }
@@ -79,12 +108,19 @@ struct RunAnnouncer: Sendable {
         "\(event.kind.rawValue) \(Quoted.path(Terminal.relative(event.path)))\(event.isDirectory ? "/" : "")"
     }
 
-    /// `running swift build: 3 events on 2 paths`, or why no change caused it.
-    static func reason(for changes: ChangeBatch?, command: [String]) -> String {
-        let what = "running \(command.map(Quoted.path).joined(separator: " "))"
-        guard let changes, !changes.events.isEmpty else { return what + ": no file changed (the first run, or started by hand)" }
-        let events = changes.events.count
-        let paths = changes.paths.count
-        return what + ": \(events) event\(events == 1 ? "" : "s") on \(paths) path\(paths == 1 ? "" : "s")"
+    /// Why a run starts, in one line: the event kinds and paths behind it
+    /// (`why: modified src/a.swift, created src/b.swift (+3 more)`), or
+    /// that no change caused it.
+    static func reason(for changes: ChangeBatch?) -> String {
+        guard let changes, !changes.events.isEmpty else { return "why: no file changed (the first run, or started by hand)" }
+        let shown = 3
+        var parts: [String] = []
+        for path in changes.paths.prefix(shown) {
+            let kinds = changes.events.filter { $0.path == path }.map(\.kind.rawValue)
+            parts.append("\(kinds.joined(separator: "+")) \(Quoted.path(Terminal.relative(path)))")
+        }
+        if changes.events.contains(where: { $0.kind == .overflow }) { parts.append("overflow (events were lost; the tree was rescanned)") }
+        let more = changes.paths.count > shown ? " (+\(changes.paths.count - shown) more)" : ""
+        return "why: " + parts.joined(separator: ", ") + more
     }
 }

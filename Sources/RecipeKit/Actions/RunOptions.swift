@@ -38,13 +38,26 @@ public struct RunOptions: Sendable {
     public var notify: NotifyWhen?
     /// Ring the terminal bell when a run ends (`--bell`).
     public var bell = false
+    /// With `{}` or `{+}` in the command: how many of a trigger's runs may
+    /// run at once (`-j`, at least 1). The busy policy applies to them all:
+    /// a restart stops every one.
+    public var jobs = 1
+    /// With `{}` or `{+}`: give a relative path that begins with `-` as
+    /// `./-name`, for a program that takes no `--` before its files
+    /// (`--dash-safe`). Off by default: the command gets the path's bytes
+    /// exactly, and `cmd -- {}` is the remedy every program knows.
+    public var dashSafe = false
+    /// Called on the recipe queue as each trigger's runs start (for
+    /// `restarting`, which must know whether its server is up).
+    var onSetStart: (@Sendable () -> Void)?
 
     /// Options with the defaults above; every field can be set here.
     public init(
         name: String? = nil, shell: String? = nil, stopSignal: Int32 = SIGTERM, stopTimeout: Duration = .seconds(5),
         timeout: Duration? = nil, outputPrefix: String? = nil, clear: ScreenClearing = .off, statusLines: Bool = true,
         printEvents: Bool = false, notify: NotifyWhen? = nil, bell: Bool = false,
-        environment: [String: String] = [:], workingDirectory: String? = nil, interactive: Bool = false
+        environment: [String: String] = [:], workingDirectory: String? = nil, interactive: Bool = false,
+        jobs: Int = 1, dashSafe: Bool = false
     ) {
         process = ProcessOptions(environment: environment, workingDirectory: workingDirectory, shell: shell,
                                  stopSignal: stopSignal, stopTimeout: stopTimeout, interactive: interactive)
@@ -56,6 +69,8 @@ public struct RunOptions: Sendable {
         self.printEvents = printEvents
         self.notify = notify
         self.bell = bell
+        self.jobs = jobs
+        self.dashSafe = dashSafe
     }
 
     /// A field of `process`, read and set as the run's own

@@ -7,12 +7,19 @@ public struct RunResult: Sendable {
         public var arguments: [String]
         public var status: ExitStatus
         public var duration: Duration
+        /// The changed paths one run of a `{}` or `{+}` set was for;
+        /// empty for a whole set and for a command without placeholders.
+        public var paths: [FilePath] = []
     }
 
     /// Earlier steps of a `then` chain, then this run's own step (last).
     public var steps: [Step]
     /// The file changes that started the chain, if any.
     public var batch: ChangeBatch?
+    /// For a command with `{}` or `{+}`: each run of the set, in the order
+    /// they ended, with the paths it was for; its own step (`step`) is the
+    /// whole set's, with the worst status of its runs. Empty otherwise.
+    public var runs: [Step] = []
 
     /// This run's own step.
     public var step: Step { steps[steps.count - 1] }

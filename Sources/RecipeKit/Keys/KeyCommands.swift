@@ -9,8 +9,9 @@ enum KeyCommands {
         case runNow, togglePause, clear, quit
     }
 
-    static func action(for key: UInt8) -> Action? {
+    static func action(for key: UInt8, endOfInputQuits: Bool = false) -> Action? {
         switch key {
+        case 0x04 where endOfInputQuits: return .quit  // Ctrl-D: the end of input under --stdin-quit
         case UInt8(ascii: "r"), UInt8(ascii: " "), UInt8(ascii: "R"): return .runNow
         case UInt8(ascii: "p"), UInt8(ascii: "P"): return .togglePause
         case UInt8(ascii: "c"), UInt8(ascii: "C"): return .clear
@@ -20,11 +21,12 @@ enum KeyCommands {
     }
 
     /// Answers the keys of `Keyboard.keys` until disposed; `quit` runs on
-    /// `q`. Pausing is shared by every run action that starts chains.
-    static func listen(quit: @escaping @Sendable () -> Void) -> any Disposable {
+    /// `q` (and on Ctrl-D with `endOfInputQuits`). Pausing is shared by
+    /// every run action that starts chains.
+    static func listen(quit: @escaping @Sendable () -> Void, endOfInputQuits: Bool = false) -> any Disposable {
         let paused = Locked(false)
         return Keyboard.keys.subscribe(onNext: { key in
-            switch action(for: key) {
+            switch action(for: key, endOfInputQuits: endOfInputQuits) {
             case .runNow:
                 Terminal.status("↻ running now (key r)", color: .cyan)
                 RunControl.commands.sendNext(.runNow)

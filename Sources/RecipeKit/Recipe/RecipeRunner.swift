@@ -16,7 +16,12 @@ public enum RecipeRunner {
     /// the actions that start chains now, `p` pauses and resumes them
     /// (changes meanwhile run once on resume), `c` clears the screen, `q`
     /// quits with status 0. The terminal's modes come back on every way out.
-    public static func run(_ recipe: Recipe, keys: Bool = true) -> Int32 {
+    ///
+    /// With `quitWhenStdinCloses` (`--stdin-quit`), the end of standard
+    /// input quits with status 0, as `q` does: a process manager that
+    /// started rwatch on a pipe ends it by closing the pipe (what comes
+    /// through it is read and dropped). On a terminal, Ctrl-D is the end.
+    public static func run(_ recipe: Recipe, keys: Bool = true, quitWhenStdinCloses: Bool = false) -> Int32 {
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
@@ -34,10 +39,14 @@ public enum RecipeRunner {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
         let quitByKey = Locked(false)
-        let keyboard = keys ? KeyCommands.listen(quit: {
+        let quit: @Sendable () -> Void = {
             quitByKey.withLock { $0 = true }
             done.signal()
-        }) : nil
+        }
+        let keyboard = keys ? KeyCommands.listen(quit: quit, endOfInputQuits: quitWhenStdinCloses) : nil
+        // On a terminal the keyboard reads it (Ctrl-D); elsewhere its end is read here.
+        let input = quitWhenStdinCloses && !ControllingTerminal.isTerminal
+            ? Stdin.lines.subscribe(onError: { _ in quit() }, onCompleted: quit) : nil
         let subscription = recipe.outcomes.subscribe(
             onNext: { status in
                 if let status { result.withLock { $0 = status } }
@@ -50,6 +59,7 @@ public enum RecipeRunner {
             onCompleted: { done.signal() }
         )
         done.wait()
+        input?.dispose()
         keyboard?.dispose()
         // Disposing stops every running command and waits until its process
         // group is gone (the caller exits next).
@@ -61,9 +71,11 @@ public enum RecipeRunner {
 
     /// The entry point of a compiled recipe binary: runs and exits with
     /// `run(_:)`'s status. Under a hosting rwatch, first takes its place
-    /// beside it (`HostedRecipe`).
+    /// beside it (`HostedRecipe`). It is the subreaper of what its runs
+    /// start (`ProcessSupervisor.becomeSubreaper`).
     public static func main(_ recipe: Recipe) -> Never {
         HostedRecipe.join()
+        ProcessSupervisor.becomeSubreaper()
         ProcessSupervisor.exit(run(recipe))
     }
 }

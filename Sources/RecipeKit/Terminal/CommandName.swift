@@ -64,7 +64,7 @@ enum CommandName {
     static func quote(_ word: String) -> String {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
             switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "/", ":", "=", "@", "%", "+", ",", "…": return true
+            case "a"..."z", "A"..."Z", "0"..."9", "_", "-", ".", "/", ":", "=", "@", "%", "+", ",", "…", "{", "}": return true
             default: return scalar.value > 0x7F && scalar.properties.generalCategory != .control
             }
         }

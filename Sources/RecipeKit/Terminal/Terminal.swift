@@ -62,17 +62,21 @@ public enum Terminal {
     /// `timedOut` (the limit), `✗ swift build timed out after 5.00 s:
     /// killed by SIGTERM`. `show` as for `starting`.
     static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil, show: Bool = true) {
-        let how: String
-        switch status {
-        case .exited(let code): how = "exited \(code)"
-        case .signaled(let number): how = "killed by \(SignalName.name(number))"
-        }
+        let how = describe(status)
         if let timedOut {
             Terminal.status("✗ \(Quoted.escaped(command)) timed out after \(format(timedOut)): \(how)", color: .red, show: show)
             return
         }
         let mark = status.succeeded ? "✓" : "✗"
         Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
+    }
+
+    /// `exited 1`, `killed by SIGTERM`.
+    static func describe(_ status: ExitStatus) -> String {
+        switch status {
+        case .exited(let code): "exited \(code)"
+        case .signaled(let number): "killed by \(SignalName.name(number))"
+        }
     }
 
     /// A status line for the log only, or for stderr and the log.

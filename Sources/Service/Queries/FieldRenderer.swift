@@ -27,13 +27,13 @@ struct FieldRenderer {
         case .exists: return .bool(entry.exists)
         case .new: return .bool(isNew(entry))
         case .type: return .string(String(entry.type.letter))
-        case .size: return .int(entry.size)
+        case .size: return .int(match.details.size)
         case .mode: return .int(Int64(entry.mode))
-        case .uid: return .int(Int64(match.owner.uid))
-        case .gid: return .int(Int64(match.owner.gid))
-        case .ino: return .int(Int64(bitPattern: entry.ino))
-        case .dev: return .int(Int64(bitPattern: match.owner.dev))
-        case .nlink: return .int(Int64(entry.nlink))
+        case .uid: return .int(Int64(match.details.uid))
+        case .gid: return .int(Int64(match.details.gid))
+        case .ino: return .int(Int64(bitPattern: match.details.ino))
+        case .dev: return .int(Int64(bitPattern: match.details.dev))
+        case .nlink: return .int(Int64(match.details.nlink))
         case .mtime, .mtime_ms, .mtime_us, .mtime_ns, .mtime_f: return time(entry.mtime, field)
         case .ctime, .ctime_ms, .ctime_us, .ctime_ns, .ctime_f: return time(entry.ctime, field)
         case .oclock: return .string(ClockPosition(rootNumber: position.rootNumber, tick: UInt64(entry.oclock)).clockString())
@@ -87,7 +87,7 @@ struct FieldRenderer {
         switch entry.type {
         case .regular:
             let path = absolutePath(match)
-            let result = hashes?.digest(path, ino: entry.ino, size: entry.size, mtime: entry.mtime) ?? ContentHashes.hashFile(path)
+            let result = hashes?.digest(path, ino: match.details.ino, size: match.details.size, mtime: entry.mtime) ?? ContentHashes.hashFile(path)
             switch result {
             case .success(let digest): return .string(digest)
             case .failure(let error): return .object([(key: "error", value: .string("\(String(decoding: match.name, as: UTF8.self)): \(error)"))])

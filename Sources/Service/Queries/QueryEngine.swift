@@ -2,7 +2,8 @@
 /// its name relative to the query's relative root.
 struct QueryMatch: Sendable {
     var entry: FileEntry
-    var owner: Owners.Owner
+    /// Its `lstat` fields, whole.
+    var details: FileDetails
     var name: [UInt8]
 }
 
@@ -154,10 +155,10 @@ struct Run {
             name.removeFirst(relativeRoot.count + 1)
         }
         let keep = name.withUnsafeBufferPointer { bytes in
-            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, wholename: bytes), context) ?? true)
+            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, size: table.size(of: entry), wholename: bytes), context) ?? true)
         }
         guard keep else { return }
         if engine.spec.dedupResults, !seen.insert(name).inserted { return }
-        matches.append(QueryMatch(entry: entry, owner: table.owner(of: entry), name: name))
+        matches.append(QueryMatch(entry: entry, details: table.details(of: entry), name: name))
     }
 }

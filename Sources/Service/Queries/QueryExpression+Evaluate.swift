@@ -15,13 +15,13 @@ extension QueryExpression {
             return file.entry.exists
         case .empty:
             let type = file.entry.type
-            return file.entry.exists && (type == .regular || type == .directory) && file.entry.size == 0
+            return file.entry.exists && (type == .regular || type == .directory) && file.size == 0
         case .type(let type):
             return type == file.entry.type
         case .suffix(let suffixes):
             return Self.hasSuffix(file.basename, suffixes)
         case .size(let comparison):
-            return file.entry.exists && comparison.test(file.entry.size)
+            return file.entry.exists && comparison.test(file.size)
         case .match(let pattern, let wholename):
             return pattern.matches(wholename ? file.wholename : file.basename)
         case .name(let names, let wholename, let caseFold):

@@ -39,6 +39,8 @@ struct SinceTerm: Sendable {
 /// relative to the query's relative root.
 struct FileView {
     var entry: FileEntry
+    /// Its size (the entry keeps part of it; the table has the rest).
+    var size: Int64
     var wholename: UnsafeBufferPointer<UInt8>
 
     /// The last segment of the name.

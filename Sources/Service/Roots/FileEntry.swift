@@ -4,23 +4,28 @@ import Glibc
 /// clock saw it appear and last change, and where its name is. Packed in
 /// 52 bytes of 32-bit words (4-byte aligned, so no padding), so that a
 /// tree of 100,000 files costs about 5 MB; the name itself lives in the
-/// table's `NameStorage`, the owner and device in its `Owners`.
+/// table's `NameStorage`.
 ///
-/// Inode numbers and sizes keep 48 bits (256 TiB; Linux file systems hand
-/// out inode numbers far below that), larger ones are clamped; a link
-/// count keeps 24 bits (ext4 stops at 65,000).
+/// What many entries share is kept once, in the table's `SharedFields`:
+/// the owner, group and device, and the high bits of the inode number,
+/// the size and the link count (zero for nearly every file). An entry
+/// keeps the low 32 bits of its inode number and size, the low 24 of its
+/// link count, and the index of its shared record: the table gives back
+/// every value exactly (`FileTable.details(of:)`), however large.
 struct FileEntry: Sendable, Equatable {
     private var mtimeWords: (UInt32, UInt32) = (0, 0)
     private var ctimeWords: (UInt32, UInt32) = (0, 0)
-    private var inoLow: UInt32 = 0
-    private var sizeLow: UInt32 = 0
-    /// The high 16 bits of the inode number, then of the size.
-    private var highs: UInt32 = 0
+    /// The low 32 bits of the inode number.
+    var inoLow: UInt32 = 0
+    /// The low 32 bits of the size.
+    var sizeLow: UInt32 = 0
+    /// The index of its record in the table's `SharedFields`.
+    var shared: UInt32 = 0
     /// The directory holding it (an entry id); -1 for the root itself, and for a freed id.
     var parent: Int32 = -1
     /// Where the name's bytes start in the table's `NameStorage`.
     var nameOffset: UInt32 = 0
-    /// The link count in the low 24 bits, the name's length in the top 8.
+    /// The link count's low 24 bits, the name's length in the top 8.
     private var nlinkAndLength: UInt32 = 0
     /// The tick at which it was last seen appear (created, or back after a deletion).
     var cclock: UInt32 = 0
@@ -28,26 +33,18 @@ struct FileEntry: Sendable, Equatable {
     var oclock: UInt32 = 0
     /// `st_mode`: the type in its top four bits, then the permissions.
     var mode: UInt16 = 0
-    /// The index of its (uid, gid, dev) in the table's `Owners` (14 bits), and two flags.
-    private var ownerAndFlags: UInt16 = 0
+    private var flags: UInt16 = 0
 
     static func == (lhs: FileEntry, rhs: FileEntry) -> Bool {
         lhs.mtime == rhs.mtime && lhs.ctime == rhs.ctime && lhs.inoLow == rhs.inoLow && lhs.sizeLow == rhs.sizeLow
-            && lhs.highs == rhs.highs && lhs.parent == rhs.parent && lhs.nameOffset == rhs.nameOffset
+            && lhs.shared == rhs.shared && lhs.parent == rhs.parent && lhs.nameOffset == rhs.nameOffset
             && lhs.nlinkAndLength == rhs.nlinkAndLength && lhs.cclock == rhs.cclock && lhs.oclock == rhs.oclock
-            && lhs.mode == rhs.mode && lhs.ownerAndFlags == rhs.ownerAndFlags
+            && lhs.mode == rhs.mode && lhs.flags == rhs.flags
     }
 
     private static let existsFlag: UInt16 = 0x4000
     /// Set while a crawl pass has seen it (a recrawl marks the rest deleted).
     private static let seenFlag: UInt16 = 0x8000
-    /// The most owners an entry can name.
-    static let ownerLimit: UInt16 = 0x3FFF
-    private static let low48: UInt64 = (1 << 48) - 1
-
-    /// An inode number or size as an entry keeps it (clamped to 48 bits).
-    static func kept(_ value: UInt64) -> UInt64 { min(value, low48) }
-    static func kept(_ value: Int64) -> Int64 { Int64(min(UInt64(max(0, value)), low48)) }
 
     /// Nanoseconds since the epoch.
     var mtime: Int64 {
@@ -60,27 +57,10 @@ struct FileEntry: Sendable, Equatable {
         set { ctimeWords = (UInt32(truncatingIfNeeded: newValue), UInt32(truncatingIfNeeded: newValue >> 32)) }
     }
 
-    var ino: UInt64 {
-        get { UInt64(highs >> 16) << 32 | UInt64(inoLow) }
-        set {
-            let value = min(newValue, Self.low48)
-            inoLow = UInt32(truncatingIfNeeded: value)
-            highs = highs & 0xFFFF | UInt32(truncatingIfNeeded: value >> 32) << 16
-        }
-    }
-
-    var size: Int64 {
-        get { Int64(UInt64(highs & 0xFFFF) << 32 | UInt64(sizeLow)) }
-        set {
-            let value = min(UInt64(max(0, newValue)), Self.low48)
-            sizeLow = UInt32(truncatingIfNeeded: value)
-            highs = highs & 0xFFFF_0000 | UInt32(truncatingIfNeeded: value >> 32)
-        }
-    }
-
-    var nlink: UInt32 {
+    /// The low 24 bits of the link count.
+    var nlinkLow: UInt32 {
         get { nlinkAndLength & 0x00FF_FFFF }
-        set { nlinkAndLength = nlinkAndLength & 0xFF00_0000 | min(newValue, 0x00FF_FFFF) }
+        set { nlinkAndLength = nlinkAndLength & 0xFF00_0000 | newValue & 0x00FF_FFFF }
     }
 
     var nameLength: UInt8 {
@@ -88,19 +68,14 @@ struct FileEntry: Sendable, Equatable {
         set { nlinkAndLength = nlinkAndLength & 0x00FF_FFFF | UInt32(newValue) << 24 }
     }
 
-    var owner: UInt16 {
-        get { ownerAndFlags & Self.ownerLimit }
-        set { ownerAndFlags = ownerAndFlags & ~Self.ownerLimit | min(newValue, Self.ownerLimit) }
-    }
-
     var exists: Bool {
-        get { ownerAndFlags & Self.existsFlag != 0 }
-        set { ownerAndFlags = newValue ? ownerAndFlags | Self.existsFlag : ownerAndFlags & ~Self.existsFlag }
+        get { flags & Self.existsFlag != 0 }
+        set { flags = newValue ? flags | Self.existsFlag : flags & ~Self.existsFlag }
     }
 
     var seen: Bool {
-        get { ownerAndFlags & Self.seenFlag != 0 }
-        set { ownerAndFlags = newValue ? ownerAndFlags | Self.seenFlag : ownerAndFlags & ~Self.seenFlag }
+        get { flags & Self.seenFlag != 0 }
+        set { flags = newValue ? flags | Self.seenFlag : flags & ~Self.seenFlag }
     }
 
     var type: FileType { FileType(mode: UInt32(mode)) }

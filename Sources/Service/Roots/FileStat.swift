@@ -49,30 +49,56 @@ struct FileStat: Sendable, Equatable {
     }
 }
 
-/// The (uid, gid, device) triples of a tree, each kept once: a tree has
-/// few, and an entry keeps a 16-bit index instead of 16 bytes.
-struct Owners: Sendable {
-    struct Owner: Hashable, Sendable {
+/// What an entry's `lstat` says that many entries share, kept once per
+/// distinct value: the owner, group and device, and the bits of the inode
+/// number, size and link count above what an entry keeps itself (zero
+/// for nearly every file; an overlay's or a large XFS's inode numbers
+/// share theirs). A tree has few distinct records.
+struct SharedFields: Sendable {
+    struct Record: Hashable, Sendable {
         var uid: UInt32
         var gid: UInt32
         var dev: UInt64
+        var inoHigh: UInt32
+        var sizeHigh: UInt32
+        var nlinkHigh: UInt8
+
+        /// The part of `stat` that an entry does not keep itself.
+        init(_ stat: FileStat) {
+            uid = stat.uid
+            gid = stat.gid
+            dev = stat.dev
+            inoHigh = UInt32(truncatingIfNeeded: stat.ino >> 32)
+            sizeHigh = UInt32(truncatingIfNeeded: UInt64(max(0, stat.size)) >> 32)
+            nlinkHigh = UInt8(truncatingIfNeeded: stat.nlink >> 24)
+        }
     }
 
-    private var list: [Owner] = []
-    private var indexes: [Owner: UInt16] = [:]
+    private var list: [Record] = []
+    private var indexes: [Record: UInt32] = [:]
 
-    /// The index of `owner`; past 16,383 distinct triples (an entry keeps
-    /// 14 bits), the last index is shared (its reported owner may then be wrong).
-    mutating func intern(_ owner: Owner) -> UInt16 {
-        if let index = indexes[owner] { return index }
-        guard list.count < Int(FileEntry.ownerLimit) else { return FileEntry.ownerLimit - 1 }
-        let index = UInt16(list.count)
-        list.append(owner)
-        indexes[owner] = index
+    /// The index of `record`, added if new.
+    mutating func intern(_ record: Record) -> UInt32 {
+        if let index = indexes[record] { return index }
+        let index = UInt32(list.count)
+        list.append(record)
+        indexes[record] = index
         return index
     }
 
-    func owner(_ index: UInt16) -> Owner {
-        Int(index) < list.count ? list[Int(index)] : Owner(uid: 0, gid: 0, dev: 0)
-    }
+    subscript(index: UInt32) -> Record { list[Int(index)] }
+
+    /// Distinct records held.
+    var count: Int { list.count }
+}
+
+/// An entry's `lstat` fields, whole: what it keeps itself joined with its
+/// shared record.
+struct FileDetails: Sendable, Equatable {
+    var ino: UInt64
+    var size: Int64
+    var nlink: UInt32
+    var uid: UInt32
+    var gid: UInt32
+    var dev: UInt64
 }

@@ -30,7 +30,7 @@ extension FileTable {
         }
         var entry = self[id]
         let outcome: RecordOutcome
-        if !entry.exists || entry.ino != FileEntry.kept(stat.ino) || entry.type != stat.type {
+        if !entry.exists || details(of: entry).ino != stat.ino || entry.type != stat.type {
             outcome = .appeared
         } else if differs(entry, stat) {
             outcome = .changed

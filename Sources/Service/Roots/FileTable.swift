@@ -19,7 +19,7 @@ struct FileTable: Sendable {
     private(set) var entryCount = 0
     private var freeIDs: [Int32] = []
     private(set) var names = NameStorage()
-    private(set) var owners = Owners()
+    private(set) var shared = SharedFields()
     private var index = NameIndex()
     var log = ChangeLog()
     var times = TickTimes()
@@ -59,7 +59,19 @@ struct FileTable: Sendable {
         return try names.withName(entry.nameOffset, entry.nameLength, body)
     }
 
-    func owner(of entry: FileEntry) -> Owners.Owner { owners.owner(entry.owner) }
+    /// The entry's `lstat` fields, exactly as `lstat` gave them.
+    func details(of entry: FileEntry) -> FileDetails {
+        let record = shared[entry.shared]
+        return FileDetails(ino: UInt64(record.inoHigh) << 32 | UInt64(entry.inoLow),
+                           size: Int64(UInt64(record.sizeHigh) << 32 | UInt64(entry.sizeLow)),
+                           nlink: UInt32(record.nlinkHigh) << 24 | entry.nlinkLow,
+                           uid: record.uid, gid: record.gid, dev: record.dev)
+    }
+
+    /// The entry's size (the `size` and `empty` terms).
+    func size(of entry: FileEntry) -> Int64 {
+        Int64(UInt64(shared[entry.shared].sizeHigh) << 32 | UInt64(entry.sizeLow))
+    }
 
     /// The child `name` of the directory `parent`.
     func lookup(parent: Int32, _ name: UnsafeBufferPointer<UInt8>) -> Int32? {
@@ -123,17 +135,13 @@ struct FileTable: Sendable {
 
     /// Copies what `stat` says into `entry` (its clocks untouched).
     mutating func apply(_ stat: FileStat, to entry: inout FileEntry) {
-        entry.size = stat.size
-        entry.ino = stat.ino
+        entry.sizeLow = UInt32(truncatingIfNeeded: UInt64(max(0, stat.size)))
+        entry.inoLow = UInt32(truncatingIfNeeded: stat.ino)
         entry.mtime = stat.mtime
         entry.ctime = stat.ctime
-        entry.nlink = stat.nlink
+        entry.nlinkLow = stat.nlink
         entry.mode = UInt16(truncatingIfNeeded: stat.mode)
-        entry.owner = internOwner(stat)
-    }
-
-    mutating func internOwner(_ stat: FileStat) -> UInt16 {
-        owners.intern(Owners.Owner(uid: stat.uid, gid: stat.gid, dev: stat.dev))
+        entry.shared = shared.intern(SharedFields.Record(stat))
     }
 
     mutating func releaseName(_ length: UInt8) { names.release(length) }
@@ -161,9 +169,8 @@ struct FileTable: Sendable {
 
     /// Whether `stat` says anything `entry` does not.
     func differs(_ entry: FileEntry, _ stat: FileStat) -> Bool {
-        let owner = owners.owner(entry.owner)
-        return entry.size != FileEntry.kept(stat.size) || entry.ino != FileEntry.kept(stat.ino) || entry.mtime != stat.mtime
-            || entry.ctime != stat.ctime || entry.nlink != min(stat.nlink, 0x00FF_FFFF) || UInt32(entry.mode) != stat.mode & 0xFFFF
-            || owner.uid != stat.uid || owner.gid != stat.gid || owner.dev != stat.dev
+        entry.inoLow != UInt32(truncatingIfNeeded: stat.ino) || entry.sizeLow != UInt32(truncatingIfNeeded: UInt64(max(0, stat.size)))
+            || entry.mtime != stat.mtime || entry.ctime != stat.ctime || entry.nlinkLow != stat.nlink & 0x00FF_FFFF
+            || UInt32(entry.mode) != stat.mode & 0xFFFF || shared[entry.shared] != SharedFields.Record(stat)
     }
 }

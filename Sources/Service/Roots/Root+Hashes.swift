@@ -15,16 +15,16 @@ extension Root {
     func warmHashes(_ relatives: [[UInt8]]?) {
         guard warmsHashes else { return }
         let table = state.withLock { $0.table }
-        var files: [(path: [UInt8], entry: FileEntry)] = []
+        var files: [(path: [UInt8], entry: FileEntry, details: FileDetails)] = []
         if let relatives {
             for relative in relatives {
                 guard let id = relative.withUnsafeBufferPointer({ table.lookup(path: $0) }) else { continue }
-                files.append((absolute(relative), table[id]))
+                files.append((absolute(relative), table[id], table.details(of: table[id])))
             }
         } else {
             var paths = PathBuilder()
             for id in 1..<table.idLimit where table.isLive(id) && table[id].type == .regular {
-                files.append((absolute(paths.path(of: id, in: table)), table[id]))
+                files.append((absolute(paths.path(of: id, in: table)), table[id], table.details(of: table[id])))
                 if files.count >= hashes.capacity { break }
             }
         }
@@ -32,7 +32,7 @@ extension Root {
         guard !work.isEmpty else { return }
         let hashes = hashes
         DispatchQueue.global(qos: .utility).async {
-            for (path, entry) in work { _ = hashes.digest(path, ino: entry.ino, size: entry.size, mtime: entry.mtime) }
+            for (path, entry, details) in work { _ = hashes.digest(path, ino: details.ino, size: details.size, mtime: entry.mtime) }
         }
     }
 }

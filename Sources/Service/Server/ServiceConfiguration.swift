@@ -12,6 +12,8 @@ public struct ServiceConfiguration: Sendable {
     public var statefile: FilePath?
     /// A file holding the service's pid while it runs; nil: none.
     public var pidfile: FilePath?
+    /// The lines the log file gets (`--log-level`): errors unless told.
+    public var logLevel: ServiceLog.Level = .error
     /// What `version` answers: the watchman release whose protocol this
     /// service speaks, so that clients comparing versions see a modern one.
     public var version = "2024.01.01.00"

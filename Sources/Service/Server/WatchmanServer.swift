@@ -45,7 +45,7 @@ public final class WatchmanServer: Sendable {
             logFD = logfile.withPlatformString { Glibc.open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
             guard logFD >= 0 else { throw .system("cannot open the log file \(Quoted.escaped(logfile))", errno) }
         }
-        log = ServiceLog(fd: logFD)
+        log = ServiceLog(fd: logFD, fileLevel: configuration.logLevel)
         do {
             wakePipe = try WakePipe()
         } catch {

@@ -170,8 +170,23 @@ package enum FileSystem {
         return full.lexicallyNormalized()
     }
 
+    /// When `path` (not followed if a link) was last modified, in
+    /// nanoseconds since the epoch; nil when it is not there.
+    package static func modificationTime(_ path: FilePath) -> Int64? {
+        var info = stat()
+        guard path.withPlatformString({ lstat($0, &info) }) == 0 else { return nil }
+        return Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+    }
+
+    /// The wall clock now, in nanoseconds since the epoch (what file times use).
+    package static func wallClock() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
     /// `path` relative to `root` (empty for the root itself), or nil when outside it.
-    static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
+    package static func relative(_ path: FilePath, to root: FilePath) -> FilePath? {
         relativeBytes(path, to: root) { $0.map { FilePath(bytes: $0) } }
     }
 

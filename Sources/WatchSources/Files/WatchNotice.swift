@@ -99,7 +99,9 @@ extension FileWatcher {
     public static var notices: Signal<WatchNotice> { noticeSubject.asSignal() }
 
     /// Announces `notice`. A warning goes out once per process and kind
-    /// (running out of watches, of instances): one line, not one per directory.
+    /// (running out of watches, of instances): one line, not one per
+    /// directory; running out of watches is followed by a line naming the
+    /// processes that hold the most (`announceWatchHolders`).
     static func announce(_ notice: WatchNotice) {
         switch notice.kind {
         case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable):
@@ -110,6 +112,14 @@ extension FileWatcher {
             break
         }
         noticeSubject.sendNext(notice)
+        if case .polling(_, .watchLimit) = notice.kind { announceWatchHolders(about: notice.path) }
+    }
+
+    /// Names, once per process, the processes of this user holding the
+    /// most inotify watches (`InotifyUsage`): which program ate the budget.
+    static func announceWatchHolders(about path: FilePath) {
+        guard warned.bitwiseOr(4, ordering: .relaxed).oldValue & 4 == 0, let line = InotifyUsage.summary() else { return }
+        noticeSubject.sendNext(WatchNotice(path: path, kind: .warning(line)))
     }
 }
 

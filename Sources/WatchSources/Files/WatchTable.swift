@@ -68,6 +68,8 @@ struct WatchTable {
             case .watching(let wd):
                 watches[directory] = Watch(wd: wd, holders: 1)
             case .failed(let code) where code == ENOSPC:
+                // Under `.inotify` this ends the watch: say first whose watches filled the budget.
+                if case .inotify = client.options.backend { FileWatcher.announceWatchHolders(about: directory) }
                 throw FileWatchError(.watchLimit(path: directory, limit: InotifyLibrary.maxUserWatches))
             case .failed(let code):
                 if isRoot { throw FileWatchError(code == ENOENT ? .noSuchPath(directory) : .cannotWatch(path: directory, errno: code)) }

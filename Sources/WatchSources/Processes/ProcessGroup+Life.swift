@@ -61,6 +61,7 @@ extension ProcessGroup {
         if case .group(let pgid) = target { stopLeftovers(of: pgid) }
         withState { $0.phase = .reaped(status) }
         while waitpid(id, nil, 0) < 0 && errno == EINTR {}
+        descendants?.finish()
         ProcessSupervisor.unregister(self)
         handle?.detach(self)
         withState { $0.phase = .gone(status) }
@@ -116,20 +117,24 @@ extension ProcessGroup {
         }
     }
 
-    /// After the leader's exit: waits until no member of `pgid` runs.
-    /// Members left behind by a leader that exited on its own get the stop
-    /// sequence; SIGKILL goes out when it is due (at once after `kill()`).
+    /// After the leader's exit: waits until no member of `pgid` runs, and
+    /// nothing the run started outside it (`descendants`). What a leader
+    /// that exited on its own left behind gets the stop sequence; SIGKILL
+    /// goes out when it is due (at once after `kill()`).
     private func stopLeftovers(of pgid: pid_t) {
-        guard ProcessTable.groupIsAlive(pgid) else { return }
+        // Its children came to rwatch (or init) as it exited: orphans now.
+        collectDescendants()
+        let alive = { ProcessTable.groupIsAlive(pgid) || self.descendants?.isAlive == true }
+        guard alive() else { return }
         let grace = ContinuousClock.now + stopTimeout
         withState { state in
-            guard state.stop == nil else { return }
-            state.stop = State.Stop(asked: false, killAt: grace)
+            // Already stopping: what was only found now hears it too.
+            if state.stop == nil { state.stop = State.Stop(asked: false, killAt: grace) }
             sendStopSignal()
         }
         var pause = Duration.milliseconds(1)
         var giveUp: ContinuousClock.Instant?
-        while ProcessTable.groupIsAlive(pgid) {
+        while alive() {
             let now = ContinuousClock.now
             let deadline = withState { $0.stop?.killAt } ?? grace
             if now >= deadline {

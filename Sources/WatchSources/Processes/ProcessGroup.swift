@@ -39,6 +39,10 @@ final class ProcessGroup: Sendable {
     let onGone: @Sendable (ProcessGroup) -> Void
     /// Whether the group was given the terminal (`ProcessOptions.interactive`).
     let holdsTerminal: Bool
+    /// What the run started outside its group, stopped with it
+    /// (`ProcessOptions.stopsDescendants`); nil for a process that is not
+    /// a run (the recipe child, an adopted orphan).
+    let descendants: Descendants?
     private let state = Locked(State())
     /// Left once the group is gone.
     let gone = DispatchGroup()
@@ -85,13 +89,14 @@ final class ProcessGroup: Sendable {
     }
 
     init(id: pid_t, target: Target, stopSignal: Int32, stopTimeout: Duration, handle: ProcessHandle?,
-         holdsTerminal: Bool, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
+         holdsTerminal: Bool, descendants: Descendants? = nil, onGone: @escaping @Sendable (ProcessGroup) -> Void) {
         self.id = id
         self.target = target
         self.stopSignal = stopSignal
         self.stopTimeout = stopTimeout
         self.handle = handle
         self.holdsTerminal = holdsTerminal
+        self.descendants = descendants
         self.onGone = onGone
         gone.enter()
     }
@@ -111,19 +116,24 @@ final class ProcessGroup: Sendable {
         }
         handle?.spawnBegins()
         let terminal = options.interactive && options.grouping == .newGroup && ControllingTerminal.reserve()
+        let contained = options.stopsDescendants && options.grouping == .newGroup
+        let controlGroup = contained ? ControlGroup.make() : nil
         let child: ProcessLauncher.Child
         do {
-            child = try ProcessLauncher.spawn(arguments, options: options, withTerminal: terminal)
+            child = try ProcessLauncher.spawn(arguments, options: options, withTerminal: terminal, controlGroup: controlGroup)
         } catch {
+            controlGroup?.remove()
             if terminal { ControllingTerminal.cancelHandOver() }
             handle?.spawnFailed()
             ProcessSupervisor.endSpawn()
             throw error
         }
         if terminal { ControllingTerminal.handedOver(to: child.pid) }
+        if !child.inControlGroup { controlGroup?.remove() }
         let target = options.grouping == .newGroup ? Target.group(child.pid) : .process(child.pid)
         let group = ProcessGroup(id: child.pid, target: target, stopSignal: options.stopSignal, stopTimeout: options.stopTimeout,
-                                 handle: handle, holdsTerminal: terminal, onGone: onGone)
+                                 handle: handle, holdsTerminal: terminal,
+                                 descendants: contained ? Descendants(child.inControlGroup ? controlGroup : nil) : nil, onGone: onGone)
         handle?.attach(group)
         ProcessSupervisor.register(group)
         guard group.startLife() else {
@@ -163,6 +173,7 @@ final class ProcessGroup: Sendable {
             return true
         }
         guard begun else { return }
+        collectDescendants()
         // Before the signal: whoever listens hears of the stop before the end it causes.
         handle?.groupStopping()
         state.withLock { state in
@@ -218,12 +229,21 @@ final class ProcessGroup: Sendable {
         state.withLock(body)
     }
 
-    /// Only under the state lock, while `canSignal`.
+    /// Only under the state lock, while `canSignal`: to the group (or the
+    /// process), and to what the run started outside it.
     func signal(_ number: Int32) {
         switch target {
         case .group(let pgid): _ = Glibc.kill(-pgid, number)
         case .process(let pid): _ = Glibc.kill(pid, number)
         }
+        descendants?.signal(number)
+    }
+
+    /// Without a cgroup: follows what the run started outside its group
+    /// from now on (`Descendants.collect`), before a stop signal goes out.
+    func collectDescendants() {
+        guard let descendants, descendants.controlGroup == nil, case .group(let pgid) = target else { return }
+        descendants.collect(below: id, outside: pgid, orphans: ProcessSupervisor.orphans(leftBy: self))
     }
 
     /// The first step of every stop sequence: the stop signal, and SIGCONT

@@ -26,14 +26,18 @@ package enum ProcessLauncher {
         var pid: pid_t
         var stdout: Int32
         var stderr: Int32
+        /// Whether it was born in the `controlGroup` asked for.
+        var inControlGroup = false
     }
 
     /// The argv that `options` asks for: the arguments, or a shell running
-    /// them (the words joined by spaces, bytes as they are).
+    /// them (the words joined by spaces, bytes as they are), with the
+    /// script's positional parameters after its `$0`.
     static func argv(_ arguments: [CommandWord], _ options: ProcessOptions) -> [CommandWord] {
         guard let shell = options.shell else { return arguments }
         let script = arguments.map(\.bytes).joined(separator: [UInt8(ascii: " ")])
-        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))]
+        let parameters = options.shellParameters.isEmpty ? [] : [CommandWord(shell)] + options.shellParameters
+        return [CommandWord(shell), "-c", CommandWord(bytes: Array(script))] + parameters
     }
 
     /// The inherited environment with `text`, then `bytes`, laid over it,
@@ -58,16 +62,30 @@ package enum ProcessLauncher {
     }
 
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
-    /// With `withTerminal`, stdin stays rwatch's terminal and the child
-    /// makes its group the foreground group before exec (the caller has
-    /// reserved the terminal: `ControllingTerminal.reserve()`).
-    static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false) throws(ProcessError) -> Child {
+    /// With `withTerminal`, stdin stays rwatch's terminal and the command's
+    /// group becomes the foreground group before its exec, through the exec
+    /// shim (the caller has reserved the terminal:
+    /// `ControllingTerminal.reserve()`).
+    /// With `controlGroup`, the child is born in that cgroup (when rwatch
+    /// can enter it: `Child.inControlGroup`).
+    static func spawn(_ arguments: [CommandWord], options: ProcessOptions, withTerminal: Bool = false,
+                      controlGroup: ControlGroup? = nil) throws(ProcessError) -> Child {
         let argv = argv(arguments, options)
         let command = try validate(argv, options)
-        let environment = environment(adding: options.environment, bytes: options.environmentBytes)
+        let options = try SocketHandOver.lay(options, command: command)
+        var environment = environment(adding: options.environment, bytes: options.environmentBytes)
         if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
-        let executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        var executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        if !options.listenSockets.isEmpty || withTerminal {
+            // LISTEN_PID must be the command's own pid, which no spawn
+            // attribute can set, and the terminal is taken after the spawn
+            // has returned (a stop before the exec is then a watched child's
+            // stop): the exec shim does both on its way to exec.
+            environment.append(ExecShim.variable(program: executable, listenPID: !options.listenSockets.isEmpty,
+                                                 takeTerminal: withTerminal))
+            executable = ExecShim.path
+        }
         let streams = try ChildStreams(options, command: command)
         defer { streams.closeParentCopies() }
         let setUp = SpawnSetUp(options, streams: streams, withTerminal: withTerminal)
@@ -77,17 +95,25 @@ package enum ProcessLauncher {
             throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: "this C library cannot set a child's directory")
         }
         var pid: pid_t = 0
+        var placed = false
         let path = (executable + [0]).map { CChar(bitPattern: $0) }
         let result = CStrings.with(argv.map(\.bytes)) { argvPointers in
             CStrings.with(environment) { envPointers in
-                SpawnFence.hold { posix_spawn(&pid, path, setUp.actions, setUp.attributes, argvPointers, envPointers) }
+                SpawnFence.hold {
+                    let spawn = { posix_spawn(&pid, path, setUp.actions, setUp.attributes, argvPointers, envPointers) }
+                    if let inside = controlGroup?.spawning(spawn) {
+                        placed = true
+                        return inside
+                    }
+                    return spawn()
+                }
             }
         }
         guard result == 0 else {
             streams.closeReadEnds()
             throw spawnError(result, command: command)
         }
-        return Child(pid: pid, stdout: streams.stdout.read, stderr: streams.stderr.read)
+        return Child(pid: pid, stdout: streams.stdout.read, stderr: streams.stderr.read, inControlGroup: placed)
     }
 
     /// The command's name for messages, once its words and variables are

@@ -30,8 +30,13 @@ public struct ProcessOptions: Sendable {
     /// The child's working directory; `nil` keeps rwatch's.
     public var workingDirectory: String?
     /// `nil` runs the arguments directly (no shell). Otherwise the command
-    /// runs as `[shell, "-c", arguments.joined(separator: " ")]`.
+    /// runs as `[shell, "-c", arguments.joined(separator: " ")]`, followed
+    /// by `shell` again as the script's `$0` and `shellParameters`, if any.
     public var shell: String?
+    /// With `shell`: the script's positional parameters (`$1`, `$2`, …, and
+    /// `"$@"`), so that values such as paths reach it as words, never
+    /// pasted into its text.
+    public var shellParameters: [CommandWord] = []
     /// Sent to the whole process group to stop it (a restart, Ctrl-C, a
     /// disposed subscription), with SIGCONT so that a stopped group acts on it.
     public var stopSignal: Int32
@@ -57,6 +62,18 @@ public struct ProcessOptions: Sendable {
     /// error as set up above; every other descriptor of rwatch's is closed
     /// in the child, whoever forgot close-on-exec.
     public var descriptors: [Int32: Int32] = [:]
+    /// Listening sockets handed to the command as descriptors 3, 4, … in
+    /// order, with `LISTEN_FDS`, `LISTEN_FDNAMES` and `LISTEN_PID` (the
+    /// command's own pid) set: systemd's socket activation
+    /// (`ListenSocket`). `descriptors` may not use those numbers.
+    public var listenSockets: [ListenSocket] = []
+    /// Stop what the command starts outside its process group too
+    /// (`setsid`, a double fork, `daemon(3)`) when it is stopped or ends:
+    /// through a cgroup of its own where rwatch can make one, else through
+    /// its process tree and the orphans that come to rwatch as the
+    /// subreaper (`ProcessSupervisor.becomeSubreaper()`). Only for a new
+    /// group; on by default.
+    public var stopsDescendants = true
 
     /// Options with the given values; every one has a default.
     public init(

@@ -13,19 +13,18 @@ extension ProcessSupervisor {
         }
     }
 
-    /// Stops what a child left behind in rwatch's session, and returns once
-    /// nothing is left: every child of rwatch there that no `ProcessGroup`
-    /// owns (an orphan that came to rwatch as the subreaper) is adopted
-    /// (`ProcessGroup.adopt`), which stops its whole group (SIGTERM,
-    /// SIGKILL after `stopTimeout`) and reaps it; one that ended is reaped.
-    /// Processes of other sessions (daemons) are left alone. An orphan's
-    /// own descendants come to rwatch once it is gone, and are taken then.
+    /// Stops what children left behind, and returns once nothing is left:
+    /// every child of rwatch that no `ProcessGroup` owns (an orphan that
+    /// came to rwatch as the subreaper, daemons that left their session
+    /// included) is adopted (`ProcessGroup.adopt`), which stops its whole
+    /// group (SIGTERM, SIGKILL after `stopTimeout`) and reaps it; one that
+    /// ended is reaped. An orphan's own descendants come to rwatch once it
+    /// is gone, and are taken then.
     package static func stopOrphans(stopTimeout: Duration) {
-        let session = getsid(0)
         var adopted: [ProcessGroup] = []
         while true {
             var waiting = false
-            for child in ProcessTable.children() where child.session == session {
+            for child in ProcessTable.children() {
                 if child.isDead {
                     waiting = !reapUnowned(child.pid) && !isOwned(child.pid) || waiting
                 } else if let group = ProcessGroup.adopt(child, stopTimeout: stopTimeout) {
@@ -45,6 +44,20 @@ extension ProcessSupervisor {
                 _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(50))
             }
         }
+    }
+
+    /// The orphans a run left that `group`, stopping or ended, is to stop
+    /// with itself, where no cgroup tells whose they are: rwatch's children
+    /// that no group owns and that still run, while `group` is the only run
+    /// that follows its descendants (with two, an orphan may be the
+    /// other's: it waits for a later stop, or rwatch's exit).
+    static func orphans(leftBy group: ProcessGroup) -> [ProcessTable.Entry] {
+        guard isSubreaper else { return [] }
+        let alone = registry.withLock { registry in
+            !registry.groups.values.contains { $0 !== group && $0.descendants != nil && !$0.isGone }
+        }
+        guard alone else { return [] }
+        return ProcessTable.children().filter { !$0.isDead && owner(of: $0.pid) == nil }
     }
 
     /// Whether a `ProcessGroup` owns the process `pid`.

@@ -9,7 +9,7 @@ import Glibc
 /// rwatch, and the one owner of rwatch's stop and job-control signals
 /// (`takeOverSignals()`).
 public enum ProcessSupervisor {
-    private struct Registry {
+    struct Registry {
         /// Every live owner, by the pid of the process it owns.
         var groups: [pid_t: ProcessGroup] = [:]
         /// Set once rwatch is stopping: no new spawn starts, and a group
@@ -25,7 +25,9 @@ public enum ProcessSupervisor {
         var ownGroups: [ProcessGroup] { groups.values.filter { !$0.isInRwatchsGroup } }
     }
 
-    private static let registry = Locked(Registry())
+    static let registry = Locked(Registry())
+    /// Set by `becomeSubreaper()`.
+    private static let subreaper = Locked(false)
     /// Entered by each spawn between `beginSpawn` and `register`/`endSpawn`.
     private static let spawns = DispatchGroup()
     /// Work for the end, and whether the end came (later work runs at once).
@@ -107,10 +109,43 @@ public enum ProcessSupervisor {
     /// then it waits, and the stop exits with 128+N once every child group
     /// is gone. So work that fails because rwatch is stopping (a spawn
     /// refused, a pipeline cut short) never races the stop to an exit
-    /// status of its own, or past the cleanup.
+    /// status of its own, or past the cleanup. As the subreaper, rwatch
+    /// first stops every orphan left (`stopOrphans`): it exits only once
+    /// every descendant is gone. The `onStop` work runs last.
     public static func exit(_ code: Int32) -> Never {
         if isEnding { waitForEnd() }
+        if isSubreaper { stopOrphans(stopTimeout: .seconds(5)) }
+        runCleanups()
         Glibc.exit(code)
+    }
+
+    /// Makes rwatch the child subreaper (`PR_SET_CHILD_SUBREAPER`): a
+    /// process a run started whose parent died (a double fork, `daemon(3)`)
+    /// becomes rwatch's child instead of init's, so that rwatch reaps it
+    /// when it ends (at each SIGCHLD), stops it with the run that left it
+    /// (`ProcessOptions.stopsDescendants`), and at its own exit. Call it
+    /// before starting anything. False when the kernel refused.
+    @discardableResult
+    public static func becomeSubreaper() -> Bool {
+        guard ProcessControl.becomeSubreaper() else { return false }
+        subreaper.withLock { $0 = true }
+        return true
+    }
+
+    /// How runs' descendants are followed, in one line (for `-v`).
+    public static var containment: String {
+        if let reason = ControlGroup.unavailableReason {
+            return "runs are followed through their process tree and the subreaper (\(reason))"
+        }
+        return "each run gets a cgroup of its own: nothing it starts escapes a stop"
+    }
+
+    /// Whether rwatch is the child subreaper (`becomeSubreaper()`).
+    static var isSubreaper: Bool { subreaper.withLock { $0 } }
+
+    /// A child of rwatch ended (SIGCHLD): orphans that ended are reaped.
+    static func childEnded() {
+        if isSubreaper { reapOrphans() }
     }
 
     /// Stops every live child group now, blocking until each is gone (after
@@ -123,6 +158,7 @@ public enum ProcessSupervisor {
         let groups = registry.withLock { $0.ownGroups }
         for group in groups { group.stop() }
         for group in groups { group.waitUntilGone() }
+        if isSubreaper { stopOrphans(stopTimeout: .seconds(5)) }
     }
 
     /// SIGKILL to every live child group now (a second Ctrl-C).

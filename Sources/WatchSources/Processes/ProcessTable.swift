@@ -15,6 +15,9 @@ package enum ProcessTable {
         package var parent: pid_t
         package var group: pid_t
         package var session: pid_t
+        /// When it started, in clock ticks after boot: with the pid, who it is
+        /// (a later process given the same pid started later).
+        package var startTime: UInt64 = 0
 
         /// Exited but not yet reaped (`Z`), or being torn down (`X`).
         package var isDead: Bool { state == "Z" || state == "X" }
@@ -37,12 +40,30 @@ package enum ProcessTable {
     /// The children of this process (of any of its threads), zombies
     /// included: for a subreaper, the orphans it was given too.
     package static func children() -> [Entry] {
+        childPIDs(of: getpid()).compactMap(entry)
+    }
+
+    /// The processes below `pid` (its children, theirs, and so on) as
+    /// `/proc` shows them now, nearest first; zombies included.
+    static func descendants(of pid: pid_t) -> [Entry] {
+        var found: [pid_t] = []
+        var next = [pid]
+        while !next.isEmpty {
+            let level = next.flatMap(childPIDs).filter { !found.contains($0) && $0 != pid }
+            found += level
+            next = level
+        }
+        return found.compactMap(entry)
+    }
+
+    /// The children of `pid`, of any of its threads.
+    private static func childPIDs(of pid: pid_t) -> [pid_t] {
         var result: [pid_t] = []
-        for thread in pids(in: "/proc/self/task") {
-            guard case .contents(let bytes) = FileSystem.readFile(FilePath("/proc/self/task/\(thread)/children")) else { continue }
+        for thread in pids(in: "/proc/\(pid)/task") {
+            guard case .contents(let bytes) = FileSystem.readFile(FilePath("/proc/\(pid)/task/\(thread)/children")) else { continue }
             result += bytes.split(separator: UInt8(ascii: " ")).compactMap { number($0) }
         }
-        return result.compactMap(entry)
+        return result
     }
 
     /// The numeric names in `directory` (process or thread ids).
@@ -80,14 +101,18 @@ package enum ProcessTable {
     package static func parse(stat bytes: some Collection<UInt8>, pid: pid_t) -> Entry? {
         let bytes = Array(bytes)
         guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 5)
+        // state ppid pgrp session tty tpgid flags minflt cminflt majflt
+        // cmajflt utime stime cutime cstime priority nice threads
+        // itrealvalue starttime …
+        let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "), maxSplits: 20)
         guard fields.count >= 4,
               let state = fields[0].first,
               let parent = pid_t(String(decoding: fields[1], as: UTF8.self)),
               let group = pid_t(String(decoding: fields[2], as: UTF8.self)),
               let session = pid_t(String(decoding: fields[3], as: UTF8.self))
         else { return nil }
-        return Entry(pid: pid, state: Character(UnicodeScalar(state)), parent: parent, group: group, session: session)
+        let started = fields.count > 19 ? UInt64(String(decoding: fields[19], as: UTF8.self)) ?? 0 : 0
+        return Entry(pid: pid, state: Character(UnicodeScalar(state)), parent: parent, group: group, session: session, startTime: started)
     }
 
     /// Whether any process of group `pgid` is still running (zombies aside).

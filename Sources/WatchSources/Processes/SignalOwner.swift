@@ -63,6 +63,10 @@ enum SignalOwner {
     /// Blocked only: a background rwatch may set the terminal's foreground
     /// group and write status lines without being stopped.
     static let quietSignals: [Int32] = [SIGTTOU, SIGTTIN]
+    /// A child ended: as the subreaper, rwatch reaps the orphans that did
+    /// (`ProcessSupervisor.childEnded`). Its groups' own leaders are reaped
+    /// by their life threads, which wait for them by pid.
+    static let childSignals: [Int32] = [SIGCHLD]
 
     /// Blocks the signals in the calling thread and starts the owner thread,
     /// once.
@@ -74,7 +78,7 @@ enum SignalOwner {
         guard first else { return }
         var blocked = sigset_t()
         sigemptyset(&blocked)
-        for number in stopSignals + jobSignals + quietSignals { sigaddset(&blocked, number) }
+        for number in stopSignals + jobSignals + quietSignals + childSignals { sigaddset(&blocked, number) }
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         let ready = DispatchSemaphore(value: 0)
         let started = DetachedThread.start {
@@ -85,7 +89,7 @@ enum SignalOwner {
             pthread_sigmask(SIG_BLOCK, &forwarded, nil)
             // Replaces SIG_IGN or a handler inherited from whoever started
             // rwatch; reset to the default in children and across exec.
-            for number in stopSignals + jobSignals + forwardedSignals {
+            for number in stopSignals + jobSignals + forwardedSignals + childSignals {
                 var action = sigaction()
                 action.__sigaction_handler.sa_handler = { number in _ = pthread_kill(ownerThread, number) }
                 sigemptyset(&action.sa_mask)
@@ -118,7 +122,7 @@ enum SignalOwner {
     private static func run() {
         var waited = sigset_t()
         sigemptyset(&waited)
-        for number in stopSignals + jobSignals + forwardedSignals { sigaddset(&waited, number) }
+        for number in stopSignals + jobSignals + forwardedSignals + childSignals { sigaddset(&waited, number) }
         var info = siginfo_t()
         while true {
             let number = sigwaitinfo(&waited, &info)
@@ -126,6 +130,7 @@ enum SignalOwner {
             switch number {
             case SIGTSTP: suspend()
             case SIGCONT: resume()
+            case SIGCHLD: ProcessSupervisor.childEnded()
             default:
                 if let handler = stopHandler.withLock({ $0 }) {
                     // SI_KERNEL: the terminal sent it to the foreground group.

@@ -86,9 +86,9 @@ struct SpawnSetUp {
     /// rwatch's own in rwatch's group. Output: the pipes when captured, else
     /// rwatch's stdout and real standard error.
     private func addStandardStreams(_ options: ProcessOptions, _ streams: ChildStreams, withTerminal: Bool) {
-        if withTerminal {
-            if let addTcsetpgrp = GNUFunctions.addTcsetpgrp { _ = addTcsetpgrp(actions, ControllingTerminal.fd) }
-        } else if options.grouping == .newGroup {
+        // One handed the terminal keeps it as standard input; the exec shim
+        // makes its group the foreground group (`ProcessLauncher.spawn`).
+        if !withTerminal, options.grouping == .newGroup {
             posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
         }
         if options.captureOutput {

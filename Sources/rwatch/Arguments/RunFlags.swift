@@ -44,11 +44,21 @@ struct RunFlags: ParsableArguments {
     @Flag(name: [.customShort("n"), .customLong("no-keys")], help: "Turn the keys off (r/space run, p pause, c clear, q quit).")
     var noKeys = false
 
+    @Option(name: [.customShort("j"), .long], help: ArgumentHelp("With {} or {+} in the command: run up to N of a change's per-file runs at once (default 1).", valueName: "n"), completion: .list(["2", "4", "8"]))
+    var jobs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Listen here once and hand the socket to every run as fd 3 (then 4, …) with LISTEN_FDS, LISTEN_PID, LISTEN_FDNAMES, so restarts refuse no connection: [tcp:]ADDR:PORT, PORT (127.0.0.1), unix:PATH (repeatable).", valueName: "addr"))
+    var socket: [String] = []
+
+    @Flag(name: .customLong("dash-safe"), help: "With {} or {+}: give a relative path that begins with - as ./-name (for a program that takes no --).")
+    var dashSafe = false
+
     mutating func validate() throws {
         // watchexec's spelling of "no shell": the words run as given.
         if shell == "none" { shell = nil }
         if shell == "" { throw ValidationError("--shell needs a shell's name (or none)") }
         if let timeout, timeout <= .zero { throw ValidationError("--timeout must be longer than 0") }
+        if let jobs, jobs < 1 { throw ValidationError("-j/--jobs must be at least 1 (got \(jobs))") }
         _ = try environment()
         if let workdir, !FileSystem.isDirectory(workdir) {
             throw ValidationError("--workdir: no such directory: \(Quoted.path(workdir))")
@@ -72,6 +82,21 @@ struct RunFlags: ParsableArguments {
         return variables
     }
 
+    /// Binds and listens on every `--socket`, in order; throws the first
+    /// that cannot listen (in use, no permission), in one line.
+    func listenSockets() throws -> [ListenSocket] {
+        var sockets: [ListenSocket] = []
+        for spec in socket {
+            do {
+                sockets.append(try ListenSocket.bind(spec))
+            } catch {
+                sockets.forEach { $0.close() }
+                throw RWatchError(error.description)
+            }
+        }
+        return sockets
+    }
+
     /// The flags as `RunOptions`; `statusLines` comes from `-q`.
     func runOptions(statusLines: Bool) throws -> RunOptions {
         RunOptions(
@@ -80,7 +105,8 @@ struct RunFlags: ParsableArguments {
             statusLines: statusLines, printEvents: printEvents, notify: notify, bell: bell,
             environment: try environment(), workingDirectory: workdir.map(FileSystem.absolute),
             // The command gets the terminal unless -I keeps it for rwatch's keys.
-            interactive: !interactive
+            interactive: !interactive,
+            jobs: jobs ?? 1, dashSafe: dashSafe
         )
     }
 }

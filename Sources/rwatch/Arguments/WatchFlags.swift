@@ -131,9 +131,13 @@ struct WatchFlags: ParsableArguments {
     }
 
     /// Throws a usage error naming the first of `paths` that does not
-    /// exist (as typed: bytes, see `RawArguments`).
+    /// exist (as typed: bytes, see `RawArguments`), or that is a loop of
+    /// symbolic links.
     static func checkExist(_ paths: [String]) throws {
         for path in RawArguments.paths(paths) where !FileSystem.exists(path) {
+            if FileSystem.isLinkLoop(path) {
+                throw ValidationError("\(Quoted.path(path)) is a loop of symbolic links (too many levels): nothing to watch there")
+            }
             throw ValidationError("no such file or directory: \(Quoted.path(path))")
         }
     }

@@ -22,13 +22,14 @@ struct Serve: ParsableCommand {
             """
     )
 
-    @Option(name: [.customShort("U"), .customLong("sockname")], help: ArgumentHelp("The socket to listen on.", valueName: "path"), completion: .file())
+    @Option(name: [.customShort("U"), .customLong("sockname"), .customLong("unix-listener-path")],
+            help: ArgumentHelp("The socket to listen on.", valueName: "path"), completion: .file())
     var sockname: String?
 
     @Option(name: [.customShort("o"), .customLong("logfile")], help: ArgumentHelp("Append the log here instead of stderr.", valueName: "path"), completion: .file())
     var logfile: String?
 
-    @Option(help: ArgumentHelp("Where watches and triggers are kept across restarts.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("Where triggers (and so their roots) are kept across restarts.", valueName: "path"), completion: .file())
     var statefile: String?
 
     @Option(help: ArgumentHelp("Write the service's pid here while it runs.", valueName: "path"), completion: .file())
@@ -37,8 +38,30 @@ struct Serve: ParsableCommand {
     @Flag(help: "Print the socket path (for export WATCHMAN_SOCK=…) and exit.")
     var printSockname = false
 
+    @Option(help: ArgumentHelp("What the log gets: 0 nothing, 1 errors (the default), 2 also debug lines (watchman's levels).",
+                               valueName: "level"))
+    var logLevel: Int?
+
+    /// Watchman's server flags, so that what starts watchman (its own test
+    /// harness, a supervisor's unit file) can start rwatch serve unchanged.
+    @Flag(help: "Accepted for watchman's command line: the service always runs in the foreground.")
+    var foreground = false
+
+    @Option(help: ArgumentHelp("Put the socket, log, state and pid files in DIR/USER-state (made 0700), unless given.",
+                               valueName: "dir"), completion: .directory)
+    var testStateDir: String?
+
+    @Option(help: .hidden)
+    var namedPipePath: String?
+
+    func validate() throws {
+        if let logLevel, !(0...2).contains(logLevel) {
+            throw ValidationError("--log-level takes 0 (off), 1 (errors) or 2 (debug), not \(logLevel)")
+        }
+    }
+
     func run() throws {
-        let configuration = serviceConfiguration()
+        let configuration = try serviceConfiguration()
         if printSockname {
             Terminal.output(Quoted.escaped(configuration.sockname), prefix: "", toStandardError: false)
             return
@@ -57,15 +80,35 @@ struct Serve: ParsableCommand {
         ProcessSupervisor.exit(0)
     }
 
-    private func serviceConfiguration() -> ServiceConfiguration {
+    private func serviceConfiguration() throws -> ServiceConfiguration {
         let environment = ServiceConfiguration.processEnvironment
         func path(_ value: String?) -> FilePath? {
             value.flatMap { RawArguments.paths([$0]).first }.map { FileSystem.absolute($0) }
         }
+        let stateDirectory = try stateDirectory()
+        func inState(_ name: String) -> FilePath? { stateDirectory.map { $0.appending(name) } }
         var configuration = ServiceConfiguration(
-            sockname: path(sockname) ?? ServiceConfiguration.defaultSockname(environment: environment),
-            logfile: path(logfile), statefile: path(statefile), pidfile: path(pidfile))
+            sockname: path(sockname) ?? inState("sock") ?? ServiceConfiguration.defaultSockname(environment: environment),
+            logfile: path(logfile) ?? inState("log"), statefile: path(statefile) ?? inState("state"),
+            pidfile: path(pidfile) ?? inState("pid"))
         configuration.buildinfo = Version.line
+        switch logLevel {
+        case 0: configuration.logLevel = .off
+        case 2: configuration.logLevel = .debug
+        default: configuration.logLevel = .error
+        }
         return configuration
+    }
+
+    /// `--test-state-dir DIR`: `DIR/USER-state`, made private (watchman's layout).
+    private func stateDirectory() throws -> FilePath? {
+        guard let testStateDir else { return nil }
+        // The password database's name, as watchman and its test harness use.
+        let user = getpwuid(geteuid())?.pointee.pw_name.map { String(cString: $0) } ?? "\(geteuid())"
+        let directory = FileSystem.absolute(FilePath(testStateDir)).appending("\(user)-state")
+        if mkdir(directory.string, 0o700) != 0, errno != EEXIST {
+            throw RWatchError("cannot make \(Quoted.escaped(directory.string)): \(Errno(rawValue: errno))")
+        }
+        return directory
     }
 }

@@ -20,6 +20,9 @@ struct Watch: ParsableCommand {
               rwatch -r -s INT --stop-timeout 2s ./server
               rwatch -d 0 -p ./notify.sh              (no debounce, wait for a change)
               rwatch --on-busy signal -s HUP ./daemon
+              rwatch -e c -j 4 -- cc -c {} -o {}.o     (one run per changed file, 4 at once)
+              rwatch -r --build 'cargo build' -- ./target/debug/server
+              rwatch -r --socket 8080 -- ./server     (the server takes fd 3: LISTEN_FDS)
               rwatch -E PORT=8080 --env-file .env --workdir web npm start
               rwatch -- tail -f log                   (-- only for a program named like a subcommand)
             """
@@ -49,6 +52,9 @@ struct Watch: ParsableCommand {
     @Flag(name: [.customShort("r"), .long], help: "Restart: stop the running command's process group, then start anew once it exited (--on-busy restart).")
     var restart = false
 
+    @Option(name: .long, help: ArgumentHelp("Build first: run this at start and on every change, and (re)start the command only when it passed; a change during the build restarts the build (with -r the old command keeps running meanwhile).", valueName: "command"))
+    var build: String?
+
     @Option(name: [.customShort("o"), .customLong("on-busy"), .customLong("on-busy-update")], help: ArgumentHelp("When a change comes while the command runs: queue (default), restart, ignore (or do-nothing), signal.", valueName: "policy"))
     var onBusy: BusyPolicy?
 
@@ -57,6 +63,9 @@ struct Watch: ParsableCommand {
 
     @Flag(name: [.customShort("1"), .long], help: "Run once and exit with the command's status (128+N if killed by signal N).")
     var once = false
+
+    @Flag(name: .customLong("stdin-quit"), help: "Exit (status 0) when standard input closes, for process managers; on a terminal, Ctrl-D.")
+    var stdinQuit = false
 
     @Flag(name: .customLong("exit-on-error"), help: "Exit when a run fails, with the command's status.")
     var exitOnError = false
@@ -78,6 +87,40 @@ struct Watch: ParsableCommand {
         try WatchFlags.checkExist(watch + watchNonRecursive)
         if restart, let onBusy, onBusy != .restart {
             throw ValidationError("--restart and --on-busy \(onBusy.rawValue) contradict each other")
+        }
+        let perPath = try isPerPath
+        if running.jobs != nil, !perPath { throw ValidationError("-j/--jobs runs per-file runs side by side: put {} (or {+}) in the command") }
+    }
+
+    /// The `--build` command's words: split as a shell would split them
+    /// (no expansion), or the whole string for `--shell` to run.
+    var buildWords: [CommandWord]? {
+        get throws {
+            guard let build else { return nil }
+            let bytes = RawArguments.bytes(of: [build])[0]
+            guard bytes.contains(where: { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n")].contains($0) }) else {
+                throw ValidationError("--build needs a command")
+            }
+            if running.shell != nil { return [CommandWord(bytes: bytes)] }
+            do {
+                return try ShellWords.split(bytes).map { CommandWord(bytes: $0) }
+            } catch {
+                throw ValidationError("--build: \(error)")
+            }
+        }
+    }
+
+    /// Whether the command has `{}` or `{+}`: one run per changed path, or
+    /// every path as words (`CommandTemplate`); such a command waits for
+    /// the first change (there is no file at start).
+    var isPerPath: Bool {
+        get throws {
+            do {
+                let build = try buildWords.map { try CommandTemplate($0, shell: running.shell).isPerPath } ?? false
+                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell).isPerPath || build
+            } catch let problem as CommandTemplate.Problem {
+                throw ValidationError(problem.description)
+            }
         }
     }
 
@@ -101,7 +144,7 @@ struct Watch: ParsableCommand {
 
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
-    func recipe() throws -> Recipe {
+    func recipe(sockets: [ListenSocket] = []) throws -> Recipe {
         // A watched path that goes away (make clean, a checkout without
         // it, a config file rewritten slowly) is waited for, as tail -F
         // waits: its deletion runs the command, and its return does too.
@@ -118,20 +161,30 @@ struct Watch: ParsableCommand {
                 }
             }
         })
-        let (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy) =
-            (debounce, maxWait, delayRun, postpone, once, exitOnError, command, policy)
+        let (debounce, maxWait, delayRun, once, exitOnError, command, policy) =
+            (debounce, maxWait, delayRun, once, exitOnError, command, policy)
         // The command's words as typed: a path in them need not be UTF-8.
         let words = RawArguments.trailing(command)
-        let run = try running.runOptions(statusLines: !output.quiet)
+        // The build gets no socket: only the command serves.
+        let buildOptions = try running.runOptions(statusLines: !output.quiet)
+        var serving = buildOptions
+        serving.listenSockets = sockets
+        let run = serving
         let settle = !noVCSSettle
+        // A {} or {+} command has no file to run for before a change.
+        let waitsForChange = try postpone || isPerPath
+        let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let batches = settle
                 ? announced.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
                 : announced.batched(debounce, maxWait: maxWait)
-            let started = postpone ? batches : batches.startingNow()
+            let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
-            let results = triggers.run(words, onBusy: policy, options: run)
+            // With --build, the command (re)starts only after a build that
+            // passed; a change during a build restarts the build.
+            let results = builder.map { triggers.run($0, onBusy: .restart, options: buildOptions).restarting(words, onBusy: policy, options: run) }
+                ?? triggers.run(words, onBusy: policy, options: run)
             if once {
                 results.take(1)
             } else if exitOnError {
@@ -146,6 +199,18 @@ struct Watch: ParsableCommand {
         if command.isEmpty { try NoCommand.run(verbose: output.verbose) }
         try output.apply()
         if Diagnostics.isEnabled { Diagnostics.verbose(WatchPlan.describe(paths: paths, nonRecursive: nonRecursivePaths, options: files.watchOptions)) }
-        ProcessSupervisor.exit(RecipeRunner.run(try recipe(), keys: !running.noKeys))
+        // What a run starts and leaves (a daemon, a double fork) comes to
+        // rwatch, which stops it with the run and reaps it.
+        ProcessSupervisor.becomeSubreaper()
+        if Diagnostics.isEnabled { Diagnostics.verbose(ProcessSupervisor.containment) }
+        // Bound once, before any run: every run inherits them.
+        let sockets = try running.listenSockets()
+        ProcessSupervisor.onStop { sockets.forEach { $0.close() } }
+        for (index, socket) in sockets.enumerated() where !output.quiet {
+            Terminal.status("listening on \(socket.address) (fd \(3 + index) of every run, LISTEN_FDS)")
+        }
+        let status = RecipeRunner.run(try recipe(sockets: sockets), keys: !running.noKeys, quitWhenStdinCloses: stdinQuit)
+        sockets.forEach { $0.close() }
+        ProcessSupervisor.exit(status)
     }
 }

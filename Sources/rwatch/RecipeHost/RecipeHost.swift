@@ -67,7 +67,7 @@ final class RecipeHost {
     init(_ options: Options, compiler: RecipeCompiler) throws {
         self.options = options
         self.compiler = compiler
-        ProcessControl.becomeSubreaper()
+        ProcessSupervisor.becomeSubreaper()
         // Watching starts before the first compile, so that no save from
         // then on is missed.
         reloads = ReloadRequests()

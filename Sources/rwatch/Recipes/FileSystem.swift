@@ -29,6 +29,12 @@ extension FileSystem {
         return path.withPlatformString { stat($0, &info) } == 0
     }
 
+    /// Whether following `path`'s symbolic links never ends (ELOOP).
+    static func isLinkLoop(_ path: FilePath) -> Bool {
+        var info = stat()
+        return path.withPlatformString { stat($0, &info) } != 0 && errno == ELOOP
+    }
+
     /// `isDirectory(_:)` for a path given as bytes.
     static func isDirectory(_ path: FilePath) -> Bool {
         var info = stat()

@@ -4,14 +4,16 @@ import Testing
 import TestSupport
 
 /// Issue 12: a thousand restarts, each of a command that leaves a
-/// grandchild, leave no orphan and no zombie.
+/// grandchild, leave no orphan and no zombie; issue 27: nor when the
+/// grandchild is a daemon (setsid: its own group and session).
 @Suite struct RestartStormTests {
-    @Test func aThousandRestartsLeaveNoOrphanAndNoZombie() {
+    @Test(arguments: ["", "setsid "])
+    func aThousandRestartsLeaveNoOrphanAndNoZombie(_ daemon: String) {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
         let subject = PublishSubject<ChangeBatch>()
         // Each run records its shell (the group leader) and a grandchild, then waits.
-        let script = "sleep 300 & echo \"$$ $!\" >> \"$0/pids\"; wait"
+        let script = daemon + "sleep 300 & echo \"$$ $!\" >> \"$0/pids\"; wait"
         let subscription = subject.asSignal()
             .run(["sh", "-c", script, dir.path], onBusy: .restart, options: RunOptions(statusLines: false, environment: [Self.marker: dir.path]))
             .subscribe()

@@ -13,7 +13,7 @@ import Testing
             Issue.record("busy triggers should wait"); return
         }
         guard case .start(let next) = machine.exited() else { Issue.record("pending run should start"); return }
-        #expect(next.trigger.paths == ["/b", "/c"])
+        #expect(next.first?.trigger.paths == ["/b", "/c"])
         guard case .none = machine.exited() else { Issue.record("nothing pending"); return }
     }
 
@@ -23,7 +23,7 @@ import Testing
         guard case .stop = machine.receive(batch("/b")) else { Issue.record("should stop the run"); return }
         guard case .none = machine.receive(batch("/c")) else { Issue.record("already stopping"); return }
         guard case .start(let next) = machine.exited() else { Issue.record("restart after exit"); return }
-        #expect(next.trigger.paths == ["/b", "/c"])
+        #expect(next.first?.trigger.paths == ["/b", "/c"])
     }
 
     @Test func restartWhileTheRunIsStillSpawningStopsItAtOnce() {
@@ -32,7 +32,7 @@ import Testing
         _ = machine.receive(batch("/a"))
         guard case .stop = machine.receive(batch("/b")) else { Issue.record("stop at once"); return }
         guard case .start(let next) = machine.exited() else { Issue.record("restart after exit"); return }
-        #expect(next.trigger.paths == ["/b"])
+        #expect(next.first?.trigger.paths == ["/b"])
     }
 
     @Test func ignoreDropsBusyTriggers() {
@@ -51,28 +51,30 @@ import Testing
 
     @Test func aRunTellsWhyRwatchEndedIt() {
         var machine = RunMachine<ChangeBatch>(policy: .restart)
-        guard case .start(let first) = machine.receive(batch("/a")) else { Issue.record("should start"); return }
+        guard case .start(let firsts) = machine.receive(batch("/a")), let first = firsts.first else { Issue.record("should start"); return }
         guard case .stop = machine.receive(batch("/b")) else { Issue.record("should stop"); return }
-        #expect(machine.exited(first) == .stopped(.restart))
-        guard case .start(let second) = machine.next() else { Issue.record("restart after exit"); return }
+        #expect(machine.exited(first, .signaled(15)).ending == .stopped(.restart))
+        guard case .start(let seconds) = machine.next(), let second = seconds.first else { Issue.record("restart after exit"); return }
         guard case .stop = machine.timedOut(second) else { Issue.record("a timeout stops"); return }
-        #expect(machine.exited(second) == .stopped(.timeout))
+        #expect(machine.exited(second, .signaled(15)).ending == .stopped(.timeout))
         guard case .none = machine.next() else { Issue.record("nothing pending"); return }
-        guard case .start(let third) = machine.receive(batch("/c")) else { Issue.record("should start"); return }
+        guard case .start(let thirds) = machine.receive(batch("/c")), let third = thirds.first else { Issue.record("should start"); return }
         let stopping = machine.stopBegan(third)
         #expect(stopping && machine.isStopping(third))
-        #expect(machine.exited(third) == .stopped(.elsewhere))
-        guard case .start(let fourth) = machine.receive(batch("/d")) else { Issue.record("should start"); return }
-        #expect(machine.exited(fourth) == .own)
+        #expect(machine.exited(third, .signaled(15)).ending == .stopped(.elsewhere))
+        guard case .start(let fourths) = machine.receive(batch("/d")), let fourth = fourths.first else { Issue.record("should start"); return }
+        #expect(machine.exited(fourth, .exited(0)).ending == .own)
     }
 
     @Test func aStaleRunIsNotReportedAndDisposingStopsTheCurrentOne() {
         var machine = RunMachine<ChangeBatch>(policy: .queue)
-        guard case .start(let run) = machine.receive(batch("/a")) else { Issue.record("should start"); return }
-        guard case .none = machine.timedOut(CommandRun(batch("/x"))) else { Issue.record("not this action's run"); return }
+        guard case .start(let runs) = machine.receive(batch("/a")), let run = runs.first else { Issue.record("should start"); return }
+        guard case .none = machine.timedOut(CommandRun(batch("/x"), invocation: .init(words: ["true"]))) else {
+            Issue.record("not this action's run"); return
+        }
         let stopped = machine.dispose()
-        #expect(stopped === run)
-        #expect(machine.exited(run) == .stale)
+        #expect(stopped.count == 1 && stopped.first === run)
+        #expect(machine.exited(run, .exited(0)).ending == .stale)
         guard case .none = machine.receive(batch("/b")), case .none = machine.next() else { Issue.record("disposed"); return }
     }
 
@@ -100,10 +102,16 @@ import Testing
 }
 
 extension RunMachine {
-    /// The current run's group is gone: it is reported, then what follows.
+    /// A machine for a plain command (no placeholders), as most tests use.
+    fileprivate init(policy: OnBusy) {
+        self.init(policy: policy, template: CommandTemplate(plain: ["true"]))
+    }
+
+    /// The current set's runs are gone: they are reported, then what follows.
     fileprivate mutating func exited() -> Step {
-        guard let run = current else { return .none }
-        _ = exited(run)
+        for run in current {
+            if case .start(let more) = exited(run, .exited(0)).after { return .start(more) }
+        }
         return next()
     }
 }

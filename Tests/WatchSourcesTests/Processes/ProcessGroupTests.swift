@@ -158,4 +158,17 @@ extension String {
     func trimmingCharacters(in characters: Character) -> String {
         String(self.filter { $0 != characters })
     }
+
+    /// A stop reaches what the run started outside its group (a setsid
+    /// child here), and `exited` comes once that is gone too.
+    @Test func aStopReachesWhatLeftTheGroup() {
+        let handle = ProcessHandle()
+        let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "setsid sleep 1000 & echo $!; wait"], handle: handle))
+        #expect(eventually { !run.stdout.isEmpty })
+        guard let daemon = run.stdout.first.flatMap({ pid_t($0) }) else { Issue.record("no pid: \(run.stdout)"); return }
+        #expect(ProcessStat(daemon).map { $0.group == daemon } == true, "it leads a group of its own")
+        handle.stop()
+        #expect(run.waitUntilFinished())
+        #expect(ProcessStat(daemon).map { $0.state == "Z" } ?? true, "still running: \(daemon)")
+    }
 }

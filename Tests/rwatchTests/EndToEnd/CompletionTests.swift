@@ -10,7 +10,8 @@ import TestSupport
     /// The watch options every script must know (a sample from each group).
     static let options = ["--watch", "--exts", "--filter", "--ignore", "--debounce", "--on-busy", "--restart", "--once",
                           "--env", "--env-file", "--workdir", "--notify", "--bell", "--clear", "--quiet", "--color",
-                          "--verbose", "--log-file", "--print-events", "--exit-on-error", "--delay-run"]
+                          "--verbose", "--log-file", "--print-events", "--exit-on-error", "--delay-run",
+                          "--jobs", "--dash-safe", "--build", "--socket", "--stdin-quit"]
 
     func script(_ shell: String, _ scratch: Scratch) -> String {
         let result = RWatch.run(["completions", shell], in: scratch.path, scratch: scratch)
@@ -109,6 +110,10 @@ import TestSupport
         #expect(bash("rwatch -- ls " + scratch.file("my"), scratch) == [scratch.file("my log.txt")])
         #expect(Set(bash("rwatch help ", scratch)).isSuperset(of: ["run", "tail", "events"]))
         #expect(bash("rwatch completions ", scratch) == ["bash", "zsh", "fish"])
+        // -j takes a number; the command after it completes as itself.
+        #expect(bash("rwatch -j ", scratch) == ["2", "4", "8"])
+        #expect(bash("rwatch -j 4 -- ls " + scratch.file("my"), scratch) == [scratch.file("my log.txt")])
+        #expect(bash("rwatch -j 4 ls " + scratch.file("my"), scratch) == [scratch.file("my log.txt")])
     }
 
     /// A recipe completes to a bundled name, a folder or a .swift file. bash
@@ -152,5 +157,7 @@ import TestSupport
         #expect(!fish("rwatch -1 true --col", scratch).contains("--color"))
         #expect(fish("rwatch -- ls " + scratch.file("my"), scratch) == [scratch.file("my log.txt")])
         #expect(Set(fish("rwatch help ", scratch)).isSuperset(of: ["run", "tail", "events"]))
+        #expect(Set(fish("rwatch -j ", scratch)) == ["2", "4", "8"])
+        #expect(fish("rwatch -j 4 ls " + scratch.file("my"), scratch) == [scratch.file("my log.txt")])
     }
 }

@@ -37,6 +37,35 @@ import WatchmanProtocol
         #expect(access(sock, F_OK) != 0 && access(pidfile, F_OK) != 0)
     }
 
+    /// What watchman's own test harness and supervisors pass to the server
+    /// is taken: `--foreground`, `--log-level=2`, `--unix-listener-path=`,
+    /// `--named-pipe-path=` (Windows', ignored), `--test-state-dir`.
+    @Test func watchmansServerFlagsAreTaken() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let sock = scratch.file("sock")
+        let server = RWatch(["serve", "--foreground", "--log-level=2", "--unix-listener-path=\(sock)",
+                             "--named-pipe-path=\\\\.\\pipe\\x", "--logfile=\(scratch.file("log"))",
+                             "--statefile=\(scratch.file("state"))", "--pidfile=\(scratch.file("pid"))"],
+                            in: scratch.path, scratch: scratch)
+        #expect(eventually { WatchmanSocket(sock) != nil || server.exitStatus() != nil })
+        let client = try #require(WatchmanSocket(sock))
+        #expect(client.request(["get-pid"])?["pid"] == .int(Int64(server.pid)))
+        #expect(client.request(["watch-list"])?["roots"] == .array([]))
+        #expect(client.request(["log", "debug", "a debug line"])?["logged"] == .bool(true))
+        #expect(server.interrupt() == 0)
+        #expect(scratch.read("log").contains("a debug line"), "--log-level=2 writes debug lines")
+        let bad = RWatch.run(["serve", "--log-level", "3", "--sockname", sock], in: scratch.path, scratch: scratch)
+        #expect(bad.status == 2 && bad.stderr.contains("--log-level"))
+        let stateDirectory = scratch.file("state-dir")
+        mkdir(stateDirectory, 0o755)
+        let inState = RWatch(["serve", "--foreground", "--test-state-dir", stateDirectory], in: scratch.path, scratch: scratch)
+        let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
+        #expect(eventually { WatchmanSocket("\(stateDirectory)/\(user)-state/sock") != nil })
+        #expect(mode("\(stateDirectory)/\(user)-state") == 0o700)
+        #expect(inState.interrupt() == 0)
+    }
+
     @Test func aStaleSocketIsReplaced() {
         let scratch = Scratch()
         defer { scratch.remove() }

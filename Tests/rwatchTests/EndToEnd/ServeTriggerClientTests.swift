@@ -85,12 +85,4 @@ import TestSupport
             #expect(server.interrupt() == 0)
         }
     }
-
-    @Test func aLogLevelOutsideWatchmansIsAUsageError() {
-        let scratch = Scratch()
-        defer { scratch.remove() }
-        let run = RWatch.run(["serve", "--sockname", scratch.file("sock"), "--log-level", "3"], in: scratch.path, scratch: scratch)
-        #expect(run.status == 2)
-        #expect(run.stderr.contains("--log-level must be 0, 1 or 2"))
-    }
 }

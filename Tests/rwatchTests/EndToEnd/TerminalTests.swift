@@ -238,6 +238,38 @@ import TestSupport
         }
     }
 
+    /// The stop comes at the instant the command's group is made the
+    /// foreground group, before its exec: sent straight to the group (no
+    /// pty latency), so it lands in that instant often. Done inside
+    /// `posix_spawn`, that stopped a child the spawning thread waited on,
+    /// which nothing watched: rwatch hung, never stopped.
+    @Test func aStopAtTheInstantOfTheHandOverStopsRwatch() throws {
+        for attempt in 1...25 {
+            let scratch = Scratch()
+            defer { scratch.remove() }
+            mkdir(scratch.file("watched"), 0o700)
+            let session = try #require(TerminalSession())
+            let rwatch = start(["-w", "watched", "--", "sleep", "300"], scratch, session)
+            defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+            var foreground: pid_t = 0
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                guard let row = ProcessStat(rwatch.pid) else { break }
+                if row.foregroundGroup > 0, row.foregroundGroup != row.group {
+                    foreground = row.foregroundGroup
+                    break
+                }
+            }
+            try #require(foreground > 0, "attempt \(attempt): the command never got the terminal")
+            kill(-foreground, SIGTSTP)
+            #expect(eventually { ProcessStat(rwatch.pid)?.state == "T" }, "attempt \(attempt): rwatch did not stop")
+            kill(rwatch.pid, SIGCONT)
+            #expect(eventually { foregroundChild(of: rwatch.pid) != nil }, "attempt \(attempt): the command did not get the terminal back")
+            kill(rwatch.pid, SIGTERM)
+            #expect(rwatch.waitForExit(.seconds(20)) == 143, "attempt \(attempt)")
+        }
+    }
+
     @Test func ctrlCTypedWhileTheCommandHoldsTheTerminalEndsRwatchWith130() throws {
         let scratch = Scratch()
         defer { scratch.remove() }

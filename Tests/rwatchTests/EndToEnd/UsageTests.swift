@@ -19,6 +19,13 @@ import Testing
         (["--shell", "", "true"], "--shell needs a shell's name (or none)"),
         (["tail", ""], "'' is no file name"),
         (["tail", "--poll=-3s", "log"], "--poll: bad duration '-3s'"),
+        (["--", "{}"], "{} needs a command to run the file with"),
+        (["--shell", "sh", "{+} -x"], "{+} needs a command to run the file with"),
+        (["--", "cp", "{}", "{+}"], "takes {} (one run per changed path) or {+}"),
+        (["-j", "0", "--", "cat", "{}"], "-j/--jobs must be at least 1"),
+        (["-j", "2", "--", "make"], "-j/--jobs runs per-file runs side by side: put {} (or {+}) in the command"),
+        (["--build", "make 'all", "--", "./server"], "--build: unclosed ' quote"),
+        (["--build", " ", "--", "./server"], "--build needs a command"),
     ])
     func badInputIsOneClearLineAndExitStatus2(arguments: [String], message: String) {
         let scratch = Scratch()

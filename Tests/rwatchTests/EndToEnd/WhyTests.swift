@@ -1,0 +1,44 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// Why a run happened: `-v` names the paths and event kinds behind each
+/// run in one line before the command's output, and a command that keeps
+/// starting itself by writing into the watched tree is told once.
+@Suite struct WhyTests {
+    @Test func verboseSaysWhyInOneLineBeforeTheCommandsOutput() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o755)
+        let rwatch = RWatch(["-v", "-p", "-w", "watched", "--", "sh", "-c", "echo COMMAND OUTPUT >&2; echo ran >> runs"],
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { rwatch.stderr.contains("watching ") })
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/new\nname.txt", "\(attempt)") }
+            return !scratch.read("runs").isEmpty
+        }, "\(rwatch.stderr)")
+        let lines = rwatch.stderr.split(separator: "\n").map(String.init)
+        guard let why = lines.firstIndex(where: { $0.hasPrefix("rwatch: why: ") }),
+              let output = lines.firstIndex(of: "COMMAND OUTPUT") else { Issue.record("\(lines)"); return }
+        #expect(why < output)
+        #expect(lines[why].hasPrefix("rwatch: why: ") && lines[why].hasSuffix(" 'watched/new\\nname.txt'"), "\(lines[why])")
+    }
+
+    @Test func aCommandThatKeepsStartingItselfIsToldOnceAndKeepsGoing() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("dist"), 0o755)
+        scratch.write("src.txt", "x")
+        // A build that writes into the tree it is watched for.
+        let rwatch = RWatch(["--", "sh", "-c", "echo built >> dist/app.js"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        let builds = { scratch.read("dist/app.js").split(separator: "\n").count }
+        #expect(eventually { builds() >= 8 }, "\(rwatch.stderr)")
+        let warnings = rwatch.stderr.split(separator: "\n").filter { $0.contains("were started only by files it wrote") }
+        #expect(warnings.count == 1, "\(rwatch.stderr)")
+        #expect(warnings.first?.contains("(dist/app.js); if it keeps starting itself, ignore them: -i 'dist/**'") == true, "\(warnings)")
+    }
+}
