@@ -46,19 +46,9 @@ import TestSupport
     """#
 
     @Test(.enabled(if: required || hasPywatchman)) func everySubscriberGetsEveryFileAndAClientThatReadsNothingHoldsNobodyUp() {
-        let scratch = Scratch()
-        defer { scratch.remove() }
-        let sock = scratch.file("sock")
-        let server = RWatch(["serve", "--sockname", sock], in: scratch.path, scratch: scratch)
-        #expect(eventually { WatchmanSocket(sock) != nil })
-        let root = scratch.file("root")
-        mkdir(root, 0o755)
-        let resolved = realpath(root, nil).map { path in
-            defer { free(path) }
-            return String(cString: path)
-        } ?? root
-        let run = Command.run([Self.python, "-c", Self.script, resolved, "10000"], environment: ["WATCHMAN_SOCK": sock])
+        let served = ServedRoot()
+        let run = served.python(Self.script, [served.root, "10000"])
         #expect(run.output == "ok\n", "\(run.errors)")
-        #expect(server.interrupt() == 0)
+        #expect(served.stop() == 0)
     }
 }

@@ -87,21 +87,10 @@ import TestSupport
 
     @Test(.enabled(if: required || hasPywatchman)) func pywatchmanSubscribesDefersAndDrops() {
         for encoding in ["bser", "json"] {
-            let scratch = Scratch()
-            defer { scratch.remove() }
-            let sock = scratch.file("sock")
-            let server = RWatch(["serve", "--sockname", sock], in: scratch.path, scratch: scratch)
-            #expect(eventually { WatchmanSocket(sock) != nil })
-            let root = scratch.file("root")
-            mkdir(root, 0o755)
-            TemporaryDirectory.write(bytes: Array((root + "/old").utf8), "")
-            let resolved = realpath(root, nil).map { path in
-                defer { free(path) }
-                return String(cString: path)
-            } ?? root
-            let run = Command.run([Self.python, "-c", Self.script, encoding, resolved], environment: ["WATCHMAN_SOCK": sock])
+            let served = ServedRoot(files: ["old"])
+            let run = served.python(Self.script, [encoding, served.root])
             #expect(run.output == "ok\n", "\(encoding): \(run.errors)")
-            #expect(server.interrupt() == 0)
+            #expect(served.stop() == 0)
         }
     }
 }

@@ -64,25 +64,13 @@ import TestSupport
 
     @Test(.enabled(if: required || hasPywatchman)) func pywatchmanRegistersALegacyTriggerThatRuns() {
         for encoding in ["bser", "json"] {
-            let scratch = Scratch()
-            defer { scratch.remove() }
-            let sock = scratch.file("sock")
-            let logfile = scratch.file("log")
-            let server = RWatch(["serve", "--sockname", sock, "--logfile", logfile, "--log-level=2"], in: scratch.path, scratch: scratch)
-            #expect(eventually { WatchmanSocket(sock) != nil })
-            let root = scratch.file("root")
-            mkdir(root, 0o755)
-            for name in ["foo.c", "b ar.c", "bar.txt"] { TemporaryDirectory.write(bytes: Array((root + "/" + name).utf8), "") }
-            let recorder = scratch.file("recorder.py")
+            let served = ServedRoot(["--logfile", "log", "--log-level=2"], files: ["foo.c", "b ar.c", "bar.txt"])
+            let recorder = served.scratch.file("recorder.py")
             TemporaryDirectory.write(bytes: Array(recorder.utf8), Self.recorder)
-            let resolved = realpath(root, nil).map { path in
-                defer { free(path) }
-                return String(cString: path)
-            } ?? root
-            let run = Command.run([Self.python, "-c", Self.script, encoding, resolved, recorder], environment: ["WATCHMAN_SOCK": sock])
+            let run = served.python(Self.script, [encoding, served.root, recorder])
             #expect(run.output == "ok\n", "\(encoding): \(run.errors)")
-            #expect(TemporaryDirectory.read(logfile).contains("\(resolved): posix_spawnp: rec"))
-            #expect(server.interrupt() == 0)
+            #expect(served.scratch.read("log").contains("\(served.root): posix_spawnp: rec"))
+            #expect(served.stop() == 0)
         }
     }
 }
