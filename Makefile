@@ -85,10 +85,12 @@ run: build
 	@echo "rwatch: edit recipes/demo/Sources/Greeting/Greeting.swift and save; Ctrl-C to stop"
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
-# Every test (the service's client tests with pywatchman and watchman's
+# No Swift file in Sources/ over 400 lines and no function over 60
+# (Scripts/check-size.py), then every test (the service's client tests with pywatchman and watchman's
 # CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
 # among them) again under ThreadSanitizer, then the packages (dist-check).
 test: deps build-info
+	python3 Scripts/check-size.py
 	RWATCH_CLIENT_TESTS=1 RWATCH_PYTHON=$(PYCLIENTS)/bin/python $(SWIFT) test
 	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|ServiceTests|WatchmanProtocolTests'
 	$(MAKE) --no-print-directory dist-check

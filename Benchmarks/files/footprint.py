@@ -5,7 +5,11 @@
 run; the difference between the two trees per directory.
 
     make release      # .build/release/rwatch with the Swift runtime linked in
-    python3 Benchmarks/files/footprint.py [--runs 3] [--quick] [--skip PEER] [LABEL=RWATCH ...]
+    python3 Benchmarks/files/footprint.py [--runs 3] [--quick] [--shape A,B,F] [--skip PEER] [LABEL=RWATCH ...]
+
+The tree has A top directories of B subdirectories of F files each
+(default 100,100,10: 100,000 files in 10,101 directories; `--quick` is
+10,100,10; `--shape 100,1000,10` is the 1,000,000-file tree).
 
 Each LABEL=RWATCH is a release `rwatch` binary measured as its own row (for
 a before/after table); default: rwatch=.build/release/rwatch.
@@ -141,10 +145,10 @@ def main():
     tree = os.path.join(base, "tree")
     os.makedirs(empty)
     os.makedirs(tree)
-    top = 10 if QUICK else 100
-    make_tree(tree, top)
-    directories = 1 + top + top * 100
-    print(f"load average at start: {os.getloadavg()[0]:.2f}; tree: {top * 1000:,} files in {directories:,} directories", file=sys.stderr)
+    top, sub, per_dir = (int(n) for n in argument("--shape", "10,100,10" if QUICK else "100,100,10").split(","))
+    make_tree(tree, top, sub, per_dir)
+    directories = 1 + top + top * sub
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; tree: {top * sub * per_dir:,} files in {directories:,} directories", file=sys.stderr)
     results = {}
     for run in range(RUNS):
         for name, make in rows.items():

@@ -3,8 +3,12 @@
 // package so that `swift build` and `make test` never build them. One
 // executable per parser; `make fuzz` builds them in release with
 // `-sanitize=fuzzer,address -enable-testing` in .build-fuzz and runs each.
-// The harnesses `@testable import WatchSources`: the parsers stay `package`
-// or internal rather than widening the library's API for a test.
+// The library's parsers are reached with `@testable import WatchSources`:
+// they stay `package` or internal rather than widening the library's API
+// for a test. The command line's own parsers (durations, signal names, env
+// files) live in the rwatch executable, which nothing can link: their
+// harnesses compile the parser's source file itself, a symbolic link to it
+// (FuzzDuration/DurationParser.swift → Sources/rwatch/Parsing/…).
 import Foundation
 import PackageDescription
 

@@ -68,7 +68,9 @@ static const char *shim_program(const char *value, int *listen_pid, int *take_te
     return colon + 1;
 }
 
-__attribute__((constructor))
+// Priority 101, the first a program may use: before the Swift runtime's own
+// initializers, which the shim has no use for.
+__attribute__((constructor(101)))
 static void rwatch_exec_shim(int argc, char **argv, char **envp) {
     (void)argc;
     if (envp == NULL || argv == NULL || argv[0] == NULL) return;

@@ -1,6 +1,7 @@
-import WatchSources
-
-/// A usage or recipe error: printed as one line, exits 2. The library's
-/// parsers of user input (durations, signal names, env files) throw the
-/// same type, so a bad `--stop-timeout` and a bad recipe read alike.
-typealias RWatchError = InputError
+/// A usage or recipe error, or text a user typed or wrote that does not
+/// parse (a duration, a signal name, a line of an env file): one line that
+/// says what is accepted, printed as it is; rwatch exits 2.
+struct RWatchError: Error, CustomStringConvertible, Sendable, Hashable {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -14,11 +14,12 @@ final class RunningServer: @unchecked Sendable {
     let sockname: String
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ extra: [any ServiceComponent] = [], queueLimit: Int? = nil, statefile: String? = nil) throws {
+    init(_ extra: [any ServiceComponent] = [], queueLimit: Int? = nil, statefile: String? = nil,
+         accept: @escaping @Sendable (Int32) -> AcceptOutcome = AcceptOutcome.accepting) throws {
         sockname = directory.file("sock")
         var configuration = ServiceConfiguration(sockname: FilePath(sockname), statefile: statefile.map { FilePath($0) })
         if let queueLimit { configuration.clientQueueLimit = queueLimit }
-        server = try WatchmanServer(configuration: configuration, components: [ServerCommands()] + extra)
+        server = try WatchmanServer(configuration: configuration, components: [ServerCommands()] + extra, accept: accept)
         let ready = DispatchSemaphore(value: 0)
         let server = server
         let done = done

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 import Testing
 import TestSupport
 import WatchmanProtocol
@@ -100,6 +101,27 @@ import WatchmanProtocol
         // without end makes hundreds meanwhile.
         #expect(running.server.loopRounds - before < trips * 6, "\(running.server.loopRounds - before) rounds")
         commands.gate.signal()
+    }
+
+    /// Out of descriptors, `accept` fails while the listening socket stays
+    /// readable: polled, it would wake the loop without end. The loop
+    /// leaves it out until its next wake-up (at most 100 ms), and the
+    /// connection waits in the backlog until a descriptor is free.
+    @Test func outOfDescriptorsTheLoopWaitsInsteadOfSpinning() throws {
+        let short = Atomic<Bool>(false)
+        let running = try RunningServer(accept: { short.load(ordering: .relaxed) ? .outOfDescriptors(EMFILE) : AcceptOutcome.accepting($0) })
+        defer { running.stop() }
+        let other = running.connect()
+        #expect(other.request(["get-pid"]) != nil)
+        short.store(true, ordering: .relaxed)
+        let waiting = running.connect()
+        waiting.send(["get-pid"])
+        let before = running.server.loopRounds
+        let trips = 20
+        for _ in 0..<trips { #expect(other.request(["get-pid"]) != nil) }
+        #expect(running.server.loopRounds - before < trips * 6, "\(running.server.loopRounds - before) rounds")
+        short.store(false, ordering: .relaxed)
+        #expect(waiting.receive()?.0["pid"] != nil, "served once a descriptor is free")
     }
 
     @Test func aClientThatReadsNothingIsRefusedPushesPastTheBoundAndOthersGoOn() throws {

@@ -17,7 +17,14 @@ final class RootTable: Sendable {
     /// The global configuration file, read once when first needed.
     private let global = Locked<Result<(WatchmanValue, String), RootConfiguration.Problem>?>(nil)
 
-    private let housekeeping = Locked<(any DispatchSourceTimer)?>(nil)
+    private let housekeeping = Locked<HousekeepingTimer?>(nil)
+
+    /// The housekeeping timer, as a value a lock box may hold.
+    private struct HousekeepingTimer: @unchecked Sendable {
+        // Safety: a Dispatch source is thread-safe; this one is scheduled
+        // before it is stored, and then only cancelled.
+        let source: any DispatchSourceTimer
+    }
 
     init(environment: [String: String]) {
         self.environment = environment
@@ -30,17 +37,17 @@ final class RootTable: Sendable {
         let nanoseconds = Int(interval.components.seconds) * 1_000_000_000 + Int(interval.components.attoseconds / 1_000_000_000)
         timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(nanoseconds))
         timer.setEventHandler { [weak self] in self?.housekeep() }
-        let previous = housekeeping.withLock { current -> (any DispatchSourceTimer)? in
-            defer { current = timer }
+        let previous = housekeeping.withLock { current -> HousekeepingTimer? in
+            defer { current = HousekeepingTimer(source: timer) }
             return current
         }
-        previous?.cancel()
+        previous?.source.cancel()
         timer.resume()
     }
 
     func stopHousekeeping() {
         housekeeping.withLock { timer in
-            timer?.cancel()
+            timer?.source.cancel()
             timer = nil
         }
     }

@@ -19,6 +19,13 @@ struct ServerLoop {
     private let wake: WakePipe
     private var connections: [Int: Connection] = [:]
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
+    /// Set while `accept` finds no descriptor free: the listening socket
+    /// stays readable, and polled it would spin the loop. Connections wait
+    /// in the backlog; accepting is tried again after the next `poll`
+    /// (at most 100 ms later, sooner when a client comes or goes).
+    private var outOfDescriptors = false
+    /// Whether the log said so since the backlog was last found empty.
+    private var toldOutOfDescriptors = false
 
     init(server: WatchmanServer, listener: Int32, wake: WakePipe) {
         self.server = server
@@ -30,7 +37,9 @@ struct ServerLoop {
     /// queued (briefly) and closes every connection.
     mutating func run() {
         while !server.isStopping {
-            step(accepting: true, timeout: -1)
+            let paused = outOfDescriptors
+            step(accepting: !paused, timeout: paused ? 100 : -1)
+            if paused { outOfDescriptors = false }
         }
         // Let replies already decided (the one to shutdown-server among
         // them) reach their clients, for at most two seconds.
@@ -91,7 +100,22 @@ struct ServerLoop {
         // At most a batch per step, so a storm of connections cannot starve
         // the clients already connected.
         for _ in 0..<64 {
-            guard let fd = UnixSocket.accept(listener) else { return }
+            let fd: Int32
+            switch server.accept(listener) {
+            case .connection(let accepted):
+                fd = accepted
+            case .none:
+                // The backlog is empty: a later shortage is another episode.
+                toldOutOfDescriptors = false
+                return
+            case .outOfDescriptors(let code):
+                outOfDescriptors = true
+                if !toldOutOfDescriptors {
+                    toldOutOfDescriptors = true
+                    server.log.log(.error, "cannot accept a connection: \(String(cString: strerror(code))); it waits until a descriptor is free (ulimit -n)")
+                }
+                return
+            }
             // Only this user is served: anyone else is closed on at once.
             guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else {
                 close(fd)

@@ -158,13 +158,30 @@ enum UnixSocket {
     }
 
     /// Accepts one connection as a non-blocking, close-on-exec descriptor.
-    static func accept(_ listener: Int32) -> Int32? {
+    static func accept(_ listener: Int32) -> AcceptOutcome {
         let fd = Glibc.accept(listener, nil, nil)
-        guard fd >= 0 else { return nil }
+        guard fd >= 0 else {
+            let code = errno
+            return [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(code) ? .outOfDescriptors(code) : .none
+        }
         // Children are started by ProcessLauncher, which closes every
         // descriptor above stderr: the moment before FD_CLOEXEC is harmless.
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        return fd
+        return .connection(fd)
     }
+}
+
+/// What one `accept` on the listening socket gave.
+package enum AcceptOutcome: Sendable {
+    /// A connection, as a non-blocking, close-on-exec descriptor.
+    case connection(Int32)
+    /// Nobody is waiting (or the call was interrupted).
+    case none
+    /// No descriptor (or memory) for it now (the errno): the connection
+    /// waits in the backlog until one is freed.
+    case outOfDescriptors(Int32)
+
+    /// `accept(2)` on `listener`, as the service does it.
+    package static func accepting(_ listener: Int32) -> AcceptOutcome { UnixSocket.accept(listener) }
 }

@@ -31,9 +31,21 @@ public final class WatchmanServer: Sendable {
     package var loopRounds: Int { rounds.load(ordering: .relaxed) }
     let rounds = Atomic<Int>(0)
 
+    /// How the loop accepts a connection (`accept(2)`, unless a test
+    /// stands in for a process out of descriptors).
+    let accept: @Sendable (Int32) -> AcceptOutcome
+
     /// A server for `configuration` with `components`' commands (by default
     /// every part of `rwatch serve`). Opens the log file; listens only in `serve`.
-    public init(configuration: ServiceConfiguration, components: [any ServiceComponent] = WatchmanServer.standardComponents()) throws(ServeError) {
+    public convenience init(configuration: ServiceConfiguration,
+                            components: [any ServiceComponent] = WatchmanServer.standardComponents()) throws(ServeError) {
+        try self.init(configuration: configuration, components: components, accept: UnixSocket.accept)
+    }
+
+    /// `init(configuration:components:)` accepting connections with `accept`.
+    package init(configuration: ServiceConfiguration, components: [any ServiceComponent],
+                 accept: @escaping @Sendable (Int32) -> AcceptOutcome) throws(ServeError) {
+        self.accept = accept
         self.configuration = configuration
         self.components = components
         var table = CommandTable()

@@ -9,19 +9,19 @@ import Synchronization
 /// their item and return; the drainer delivers it before it lets go. This is
 /// the "work in progress" counter of RxJava's serialized observers.
 @usableFromInline
-final class SerialQueue<Item>: @unchecked Sendable {
+package final class SerialQueue<Item>: @unchecked Sendable {
     // Safety: `pending` is guarded by `lock`; the drain role (and so the right
     // to run the body) is handed over through `wip` with acquire/release order.
     @usableFromInline let wip = Atomic<Int>(0)
     @usableFromInline let lock = Lock()
     @usableFromInline var pending = FIFO<Item>()
 
-    @usableFromInline init() {}
+    @usableFromInline package init() {}
 
     /// Delivers `item` through `body`, or queues it for the thread that is
     /// draining. `body` must not throw and must not block on other drainers.
     @inlinable @inline(__always)
-    func submit(_ item: Item, _ body: (Item) -> Void) {
+    package func submit(_ item: Item, _ body: (Item) -> Void) {
         if wip.compareExchange(expected: 0, desired: 1, ordering: .acquiringAndReleasing).exchanged {
             body(item)
             if wip.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }

@@ -6,7 +6,7 @@
 /// `ReplaySubject` its buffer).
 public final class MulticastConnection<Value>: Sendable {
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         @usableFromInline var connection: (handle: ActionDisposable, upstream: SerialDisposable)?
         @usableFromInline var subscribers = 0
     }

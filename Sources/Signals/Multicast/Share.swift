@@ -24,7 +24,7 @@ final class SharedSubscription<Value>: Sendable {
     }
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         @usableFromInline var generation: Generation?
         @usableFromInline var subscribers = 0
         @inlinable init() {}

@@ -1,7 +1,7 @@
 import Signals
 import SystemPackage
 
-/// File-system changes as a signal, through inotify (libinotifytools).
+/// File-system changes as a signal, through inotify (and polling where inotify is blind).
 ///
 ///     FileWatcher.watch(["Sources"], options: .matching("**/*.swift"))
 ///         .subscribe(onNext: { print($0) })
@@ -116,9 +116,13 @@ public enum FileWatcher {
                 return ActionDisposable {}
             }
             let reader = InotifyReader.shared
-            let client = WatchClient(id: reader.makeID(), paths: paths, options: options, observer: observer)
-            reader.add(client)
-            return ActionDisposable { reader.remove(client.id) }
+            let sink = EventSink(observer: observer, kinds: options.kinds)
+            let id = reader.makeID()
+            reader.add(ReaderClient(id: id, paths: paths, options: options, sink: sink))
+            return ActionDisposable {
+                sink.end()
+                reader.remove(id)
+            }
         }
     }
 }

@@ -138,7 +138,6 @@ enum GitConfiguration {
         var section = ""
         var i = 0
         func at(_ j: Int) -> UInt8? { j < bytes.count ? bytes[j] : nil }
-        func isSpace(_ b: UInt8?) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
         func skipLine() { while let b = at(i), b != 0x0A { i += 1 } }
         while i < bytes.count {
             while isSpace(at(i)) || at(i) == 0x0A { i += 1 }
@@ -148,31 +147,12 @@ enum GitConfiguration {
                 continue
             }
             if b == UInt8(ascii: "[") {
-                // `[name]`, `[name "sub"]` or the old `[name.sub]`.
-                var name: [UInt8] = []
-                i += 1
-                while let c = at(i), c != UInt8(ascii: "]"), c != UInt8(ascii: "\""), c != 0x0A, !isSpace(c) {
-                    name.append(c)
-                    i += 1
-                }
-                var hasSubsection = name.contains(UInt8(ascii: "."))
-                while isSpace(at(i)) { i += 1 }
-                if at(i) == UInt8(ascii: "\"") {
-                    hasSubsection = true
-                    i += 1
-                    while let c = at(i), c != UInt8(ascii: "\""), c != 0x0A {
-                        i += c == UInt8(ascii: "\\") ? 2 : 1
-                    }
-                    i += 1
-                }
-                guard at(i) == UInt8(ascii: "]") else {
+                guard let name = sectionHeader(bytes, &i) else {
                     section = "\u{0}"
                     skipLine()
                     continue
                 }
-                i += 1
-                let lowered = String(decoding: name, as: UTF8.self).lowercased()
-                section = hasSubsection ? lowered + " \u{0}" : lowered
+                section = name
                 continue
             }
             // A key: letters, digits and `-`.
@@ -197,6 +177,36 @@ enum GitConfiguration {
         }
         return result
     }
+
+    /// The section the `[...]` header at `i` names, with `i` past its
+    /// `]`: `[name]`, `[name "sub"]` or the old `[name.sub]`, lowercased, a
+    /// subsection marked by a trailing " \0". Nil when it is malformed.
+    private static func sectionHeader(_ bytes: [UInt8], _ i: inout Int) -> String? {
+        func at(_ j: Int) -> UInt8? { j < bytes.count ? bytes[j] : nil }
+        var name: [UInt8] = []
+        i += 1
+        while let c = at(i), c != UInt8(ascii: "]"), c != UInt8(ascii: "\""), c != 0x0A, !isSpace(c) {
+            name.append(c)
+            i += 1
+        }
+        var hasSubsection = name.contains(UInt8(ascii: "."))
+        while isSpace(at(i)) { i += 1 }
+        if at(i) == UInt8(ascii: "\"") {
+            hasSubsection = true
+            i += 1
+            while let c = at(i), c != UInt8(ascii: "\""), c != 0x0A {
+                i += c == UInt8(ascii: "\\") ? 2 : 1
+            }
+            i += 1
+        }
+        guard at(i) == UInt8(ascii: "]") else { return nil }
+        i += 1
+        let lowered = String(decoding: name, as: UTF8.self).lowercased()
+        return hasSubsection ? lowered + " \u{0}" : lowered
+    }
+
+    /// A blank of git's config syntax (space, tab, carriage return).
+    private static func isSpace(_ b: UInt8?) -> Bool { b == 0x20 || b == 0x09 || b == 0x0D }
 
     /// A value after `=`, up to its line's end (continuations followed).
     private static func parseValue(_ bytes: [UInt8], _ i: inout Int) -> String {

@@ -62,29 +62,48 @@ struct GlobPattern: Sendable, Hashable {
         if anchored { bytes = bytes.dropFirst() }
         guard !bytes.isEmpty else { throw .empty }
         let unicode = syntax == .rwatch
-        var segments: [Segment] = []
-        var tokens: [Token] = []
-        var raw: [UInt8] = []
-        var onlyStars = true
-        func endSegment() {
-            if onlyStars, raw.count >= 2 {
-                segments.append(.globstar)
-            } else {
-                segments.append(.tokens(tokens))
-            }
-            tokens = []
-            raw = []
-            onlyStars = true
-        }
+        var builder = SegmentBuilder()
         let all = Array(bytes)
         var i = 0
         while i < all.count {
+            try builder.take(all, &i, syntax: syntax, caseFold: caseFold)
+        }
+        builder.endSegment()
+        let segments = builder.segments
+        self.segments = segments
+        self.globstarCount = segments.count { if case .globstar = $0 { true } else { false } }
+        self.matchesName = !anchored && segments.count == 1
+        self.directoryOnly = directoryOnly
+        self.trailingGlobstarNeedsComponent = syntax == .gitignore
+        self.unicode = unicode
+        self.caseFold = caseFold
+        self.explicitPeriod = explicitPeriod
+    }
+
+    /// The segments of a pattern being compiled, token by token.
+    private struct SegmentBuilder {
+        var segments: [Segment] = []
+        var tokens: [Token] = []
+        /// How many tokens the segment's text made (`**` is two stars).
+        var written = 0
+        var onlyStars = true
+
+        mutating func endSegment() {
+            segments.append(onlyStars && written >= 2 ? .globstar : .tokens(tokens))
+            tokens = []
+            written = 0
+            onlyStars = true
+        }
+
+        /// Takes the token at `i` of `all`, moving `i` past it.
+        mutating func take(_ all: [UInt8], _ i: inout Int, syntax: Glob.Syntax, caseFold: Bool) throws(Problem) {
+            let slash = UInt8(ascii: "/")
             let byte = all[i]
             switch byte {
             case slash:
                 endSegment()
                 i += 1
-                continue
+                return
             case UInt8(ascii: "*"):
                 if tokens.last != .star { tokens.append(.star) }
                 i += 1
@@ -98,14 +117,14 @@ struct GlobPattern: Sendable, Hashable {
                     // An escaped `/` still separates segments.
                     endSegment()
                     i += 2
-                    continue
+                    return
                 }
                 tokens.append(.byte(all[i + 1]))
                 onlyStars = false
                 i += 2
             case UInt8(ascii: "["):
                 do {
-                    let (set, next) = try GlobCharacterClass.parse(all, open: i, unicode: unicode, strictRanges: syntax == .rwatch)
+                    let (set, next) = try GlobCharacterClass.parse(all, open: i, unicode: syntax == .rwatch, strictRanges: syntax == .rwatch)
                     tokens.append(.set(set))
                     i = next
                 } catch {
@@ -113,21 +132,12 @@ struct GlobPattern: Sendable, Hashable {
                 }
                 onlyStars = false
             default:
-                tokens.append(.byte(caseFold ? Self.folded(byte) : byte))
+                tokens.append(.byte(caseFold ? GlobPattern.folded(byte) : byte))
                 onlyStars = false
                 i += 1
             }
-            raw.append(byte)
+            written += 1
         }
-        endSegment()
-        self.segments = segments
-        self.globstarCount = segments.count { if case .globstar = $0 { true } else { false } }
-        self.matchesName = !anchored && segments.count == 1
-        self.directoryOnly = directoryOnly
-        self.trailingGlobstarNeedsComponent = syntax == .gitignore
-        self.unicode = unicode
-        self.caseFold = caseFold
-        self.explicitPeriod = explicitPeriod
     }
 
     /// An ASCII upper-case letter as lower case; any other byte as it is.

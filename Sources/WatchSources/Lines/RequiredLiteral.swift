@@ -58,31 +58,7 @@ struct RequiredLiteral {
             run = []
         }
         while index < pattern.count {
-            let byte = pattern[index]
-            var literal: UInt8?
-            var width = 1
-            switch byte {
-            case UInt8(ascii: "|"):
-                return nil  // alternatives at the top: nothing is certain
-            case UInt8(ascii: "\\"):
-                guard index + 1 < pattern.count else { return nil }
-                let escaped = pattern[index + 1]
-                width = 2
-                if Self.escapable.contains(escaped) { literal = escaped }
-            case UInt8(ascii: "["):
-                width = Self.bracketLength(pattern, from: index)
-            case UInt8(ascii: "("):
-                guard let length = Self.groupLength(pattern, from: index) else { return nil }
-                width = length
-            case UInt8(ascii: "{"):
-                // An interval `{2,5}`: its digits are counts, not text.
-                width = (pattern[index...].firstIndex(of: UInt8(ascii: "}")) ?? pattern.count - 1) + 1 - index
-            case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"),
-                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
-                break
-            default:
-                if byte < 0x80 { literal = byte }
-            }
+            guard let (literal, width) = Self.token(pattern, at: index) else { return nil }
             index += width
             let next = index < pattern.count ? pattern[index] : nil
             guard let literal else {
@@ -110,6 +86,34 @@ struct RequiredLiteral {
         guard !best.isEmpty else { return nil }
         bytes = best
         isWholePattern = plain
+    }
+
+    /// The token at `index`: the byte it stands for when it is one plain
+    /// byte, and how many bytes of the pattern it takes. Nil when it makes
+    /// nothing certain (alternatives at the top, a malformed escape or group).
+    private static func token(_ pattern: [UInt8], at index: Int) -> (literal: UInt8?, width: Int)? {
+        let byte = pattern[index]
+        switch byte {
+        case UInt8(ascii: "|"):
+            return nil  // alternatives at the top: nothing is certain
+        case UInt8(ascii: "\\"):
+            guard index + 1 < pattern.count else { return nil }
+            let escaped = pattern[index + 1]
+            return (escapable.contains(escaped) ? escaped : nil, 2)
+        case UInt8(ascii: "["):
+            return (nil, bracketLength(pattern, from: index))
+        case UInt8(ascii: "("):
+            guard let length = groupLength(pattern, from: index) else { return nil }
+            return (nil, length)
+        case UInt8(ascii: "{"):
+            // An interval `{2,5}`: its digits are counts, not text.
+            return (nil, (pattern[index...].firstIndex(of: UInt8(ascii: "}")) ?? pattern.count - 1) + 1 - index)
+        case UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "$"), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"):
+            return (nil, 1)
+        default:
+            return (byte < 0x80 ? byte : nil, 1)
+        }
     }
 
     /// Whether the run of repetition operators at `index` (a `+` first)

@@ -9,7 +9,7 @@ import Signals
 /// nothing left to do, asks `finishIfIdle()`, which lets it end only if no
 /// command slipped in meanwhile, so a command is never left without a
 /// thread to run it. The inotify reader and the poller share this.
-final class CommandInbox<Command>: Sendable {
+final class CommandInbox<Command: Sendable>: Sendable {
     private struct State {
         var commands: [Command] = []
         var running = false

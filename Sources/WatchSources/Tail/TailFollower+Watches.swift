@@ -49,7 +49,7 @@ extension TailFollower {
         guard code == ENOSPC, case .auto = backend else { return false }
         detach(index, from: \.directoryWatch, in: \.directoryWatches)
         detach(index, from: \.ancestorWatch, in: \.ancestorWatches)
-        startPolling(index, .watchLimit(InotifyLibrary.maxUserWatches))
+        startPolling(index, .watchLimit(InotifyInstance.maxUserWatches))
         return true
     }
 
@@ -167,5 +167,47 @@ extension TailFollower {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
         return FilePath(platformString: buffer)
+    }
+
+    /// Marks the names that a batch of inotify events concerns, and those
+    /// whose directory watch must be set up again.
+    func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) {
+        var offset = 0
+        while offset + 16 <= events.count {
+            let wd = events.loadUnaligned(fromByteOffset: offset, as: Int32.self)
+            let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+            let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+            let nameBytes = UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<min(events.count, offset + 16 + length)])
+            offset += 16 + length
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                for index in due.indices { due[index] = true }
+                continue
+            }
+            if let indices = fileWatches[wd] {
+                for index in indices { due[index] = true }
+                if mask & UInt32(IN_IGNORED) != 0 {
+                    fileWatches[wd] = nil
+                    for index in indices where files[index].fileWatch == wd { files[index].fileWatch = -1 }
+                }
+            }
+            let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
+            if let indices = directoryWatches[wd] {
+                let name = nameBytes.prefix { $0 != 0 }
+                for index in indices where gone || files[index].name.elementsEqual(name) {
+                    if gone { reattach[index] = true } else { due[index] = true }
+                }
+            }
+            if let indices = ancestorWatches[wd] {
+                // Something appeared (or the ancestor went): look again.
+                for index in indices { reattach[index] = true }
+            }
+            if mask & UInt32(IN_IGNORED) != 0 {
+                // The kernel dropped the watch: forget the number.
+                for index in directoryWatches[wd] ?? [] { files[index].directoryWatch = -1 }
+                for index in ancestorWatches[wd] ?? [] { files[index].ancestorWatch = -1 }
+                directoryWatches[wd] = nil
+                ancestorWatches[wd] = nil
+            }
+        }
     }
 }

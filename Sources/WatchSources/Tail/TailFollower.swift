@@ -72,7 +72,7 @@ final class TailFollower: @unchecked Sendable {
             let code = errno
             if made < 0, case .auto = backend {
                 inotify = -1
-                reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyLibrary.maxUserInstances)
+                reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyInstance.maxUserInstances)
             } else if made < 0 {
                 buffer.deallocate()
                 throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
@@ -184,74 +184,40 @@ final class TailFollower: @unchecked Sendable {
                 }
             }
             guard inotify >= 0, pollSet[1].revents != 0 else { continue }
-            while true {
-                let count = read(inotify, events.baseAddress, events.count)
-                if count <= 0 { break }
-                markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due, &reattach)
-            }
-            for index in reattach.indices where reattach[index] {
-                reattach[index] = false
-                do {
-                    try attachDirectory(index)
-                } catch {
-                    sink.fail(error)
-                    return
-                }
-                due[index] = true
-            }
-            for index in due.indices where due[index] {
-                due[index] = false
-                check(index)
-                if isCancelled { return }
-            }
+            guard readInotify(events, &due, &reattach) else { return }
         }
     }
 
-    /// Marks the names that a batch of inotify events concerns, and those
-    /// whose directory watch must be set up again.
-    private func markDue(_ events: UnsafeRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) {
-        var offset = 0
-        while offset + 16 <= events.count {
-            let wd = events.loadUnaligned(fromByteOffset: offset, as: Int32.self)
-            let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-            let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-            let nameBytes = UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<min(events.count, offset + 16 + length)])
-            offset += 16 + length
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                for index in due.indices { due[index] = true }
-                continue
-            }
-            if let indices = fileWatches[wd] {
-                for index in indices { due[index] = true }
-                if mask & UInt32(IN_IGNORED) != 0 {
-                    fileWatches[wd] = nil
-                    for index in indices where files[index].fileWatch == wd { files[index].fileWatch = -1 }
-                }
-            }
-            let gone = mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0
-            if let indices = directoryWatches[wd] {
-                let name = nameBytes.prefix { $0 != 0 }
-                for index in indices where gone || files[index].name.elementsEqual(name) {
-                    if gone { reattach[index] = true } else { due[index] = true }
-                }
-            }
-            if let indices = ancestorWatches[wd] {
-                // Something appeared (or the ancestor went): look again.
-                for index in indices { reattach[index] = true }
-            }
-            if mask & UInt32(IN_IGNORED) != 0 {
-                // The kernel dropped the watch: forget the number.
-                for index in directoryWatches[wd] ?? [] { files[index].directoryWatch = -1 }
-                for index in ancestorWatches[wd] ?? [] { files[index].ancestorWatch = -1 }
-                directoryWatches[wd] = nil
-                ancestorWatches[wd] = nil
-            }
+    /// Reads what inotify queued, watches again the directories it says
+    /// were lost, and checks the names it concerns. False when the
+    /// follower must stop (failed, or cancelled).
+    private func readInotify(_ events: UnsafeMutableRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) -> Bool {
+        while true {
+            let count = read(inotify, events.baseAddress, events.count)
+            if count <= 0 { break }
+            markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due, &reattach)
         }
+        for index in reattach.indices where reattach[index] {
+            reattach[index] = false
+            do {
+                try attachDirectory(index)
+            } catch {
+                sink.fail(error)
+                return false
+            }
+            due[index] = true
+        }
+        for index in due.indices where due[index] {
+            due[index] = false
+            check(index)
+            if isCancelled { return false }
+        }
+        return true
     }
 
     /// CLOCK_MONOTONIC in milliseconds.
     private static func milliseconds() -> Int64 {
-        Int64(FileSystem.monotonicNanoseconds() / 1_000_000)
+        Int64(Clocks.monotonicNanoseconds() / 1_000_000)
     }
 
     /// Reads what is new under one name and follows it to a new file if

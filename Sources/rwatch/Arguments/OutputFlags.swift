@@ -39,6 +39,7 @@ struct OutputFlags: ParsableArguments {
             guard fd >= 0 else {
                 throw RWatchError("cannot open the log file \(Quoted.path(logFile)): \(Errno(rawValue: errno).description)")
             }
+            OwnOutput.add(fd)
             handlers.append(PlainLineLogHandler(fd: fd, style: .logFile))
         }
         guard !handlers.isEmpty else { return }

@@ -124,10 +124,18 @@ struct WatchFlags: ParsableArguments {
             options.recursive = false
             watches.append((nonRecursive, options))
         }
+        // rwatch's own output files are never a change (`OwnOutput`).
+        let own = OwnOutput()
         let events = watches.map { FileWatcher.watch($0.0, options: $0.1) }
         let batches = watches.map { FileWatcher.batches($0.0, options: $0.1) }
-        return (deep + nonRecursive, events.count == 1 ? events[0] : Signal.merge(events),
-                batches.count == 1 ? batches[0] : Signal.merge(batches))
+        let merged = (events: events.count == 1 ? events[0] : Signal.merge(events),
+                      batches: batches.count == 1 ? batches[0] : Signal.merge(batches))
+        guard !own.paths.isEmpty else { return (deep + nonRecursive, merged.events, merged.batches) }
+        return (deep + nonRecursive, merged.events.filter { own.isChange($0.path) },
+                merged.batches.compactMap { batch in
+                    let kept = batch.filter { own.isChange($0.path) }
+                    return kept.isEmpty ? nil : kept
+                })
     }
 
     /// Throws a usage error naming the first of `paths` that does not

@@ -75,6 +75,19 @@ import WatchmanProtocol
         #expect(Self.error(Self.a(Self.s("dirname"), Self.s("a"), Self.a(Self.s("width"), Self.s("eq"), .int(1))))?.contains("relational depth term") == true)
     }
 
+    /// Watchman's SCM-aware `since` needs Mercurial or EdenFS; clients
+    /// (and watchman's test_scm) look for this text to fall back.
+    @Test func anSCMAwareSinceIsRefusedAsWatchmanRefusesItOnAPlainRoot() {
+        let since: WatchmanValue = .object([(key: "scm", value: .object([(key: "mergebase-with", value: Self.s("remote/master"))])),
+                                            (key: "clock", value: Self.s("c:0:0"))])
+        #expect(throws: QueryError.self) { try QuerySpec(parsing: .object([(key: "since", value: since)])) }
+        do {
+            _ = try QuerySpec(parsing: .object([(key: "since", value: since)]))
+        } catch {
+            #expect(error.description.contains("root does not support SCM-aware queries"))
+        }
+    }
+
     @Test func bytesStringsAreReadLikeText() {
         #expect(Self.error(.array([.bytes(Array("suffix".utf8)), .bytes(Array("c".utf8))])) == nil)
     }

@@ -14,12 +14,12 @@ import TestSupport
         let (recorder, subscription) = record([dir.path])
         defer { subscription.dispose() }
         // Events from here on are lost, as when the kernel queue overflows.
-        InotifyReader.shared.deafen(root: FilePath(dir.path))
+        WatchSeams.deafen(root: FilePath(dir.path))
         Disk.write(dir.at("lost-1.txt"))
         Disk.makeDirectories(dir.at("newdir/deeper"))
         Disk.write(dir.at("newdir/deeper/lost-2.txt"))
         Disk.removeTree(dir.at("old"))
-        InotifyReader.shared.injectOverflow(root: FilePath(dir.path))
+        WatchSeams.injectOverflow(root: FilePath(dir.path))
         #expect(eventually { recorder.has(.modified, dir.at("newdir/deeper/lost-2.txt")) })
         let events = recorder.snapshot
         let overflowAt = events.firstIndex { $0.kind == .overflow }

@@ -4,7 +4,7 @@
 // and the variables, written back as `KEY="escaped value"` lines, parse to
 // exactly the same list.
 import FuzzSupport
-@testable import WatchSources
+import WatchSources
 
 fuzz { data, size in
     let text = String(decoding: bytes(data, size), as: UTF8.self)

@@ -3,7 +3,6 @@
 // spellings (`<n>ns`, and `<n>ms` and a bare `<n>` when it is whole
 // milliseconds) parse back to exactly the same value.
 import FuzzSupport
-@testable import WatchSources
 
 fuzz { data, size in
     let text = String(decoding: bytes(data, size), as: UTF8.self)

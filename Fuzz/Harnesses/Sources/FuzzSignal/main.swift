@@ -2,7 +2,7 @@
 // names a signal in 1...64, and the names rwatch prints for that signal
 // (`SIGTERM`, `TERM`, `sigterm`, `15`) parse back to the same number.
 import FuzzSupport
-@testable import WatchSources
+import WatchSources
 
 fuzz { data, size in
     let text = String(decoding: bytes(data, size), as: UTF8.self)

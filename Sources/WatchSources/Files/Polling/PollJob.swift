@@ -1,20 +1,6 @@
 import Glibc
 import SystemPackage
 
-/// What a `PollJob` hands to the reader thread, which delivers it.
-enum PollOutput: Sendable {
-    /// Changes found, in order.
-    case events([FileEvent])
-    /// Reported files renamed to ignored names, for the save coalescer to hold.
-    case renamedAway([FileEvent])
-    /// The client's root (directory or single file) is gone; its
-    /// deletions went out before. The job keeps looking for it to come back.
-    case rootMissing
-    /// A rule file or git's index changed: what git tracks among the paths
-    /// its rules ignore is to be learned again.
-    case rulesChanged
-}
-
 /// The polled part of one watched root of one subscription: one or more
 /// subtrees (the whole root, a network mount inside it, or directories
 /// that found no inotify watch), with their snapshots and the filter of
@@ -104,7 +90,21 @@ final class PollJob: @unchecked Sendable {
         var path: [UInt8]
         var reported: Bool
     }
-    let output: @Sendable (PollOutput) -> Void
+    /// Where its changes go: the subscription's sink, shared with the inotify reader.
+    let sink: EventSink
+    /// Editors' saves made whole, for what this job finds (a reported file
+    /// renamed to an ignored name and written again is one `modified`).
+    var coalescer: SaveCoalescer
+
+    /// What a job tells the inotify reader, which keeps the client.
+    enum Notice: Sendable {
+        /// The client's root (directory or single file) is gone; its
+        /// deletions went out before. The job keeps looking for it to come back.
+        case rootMissing
+        /// A rule file or git's index changed: what git tracks among the
+        /// paths its rules ignore is to be learned again.
+        case rulesChanged
+    }
 
     /// A single file that vanished is declared deleted only after this long
     /// (an editor's rename-and-write may be under way), like `SaveCoalescer`.
@@ -112,7 +112,7 @@ final class PollJob: @unchecked Sendable {
 
     init(id: Int, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
          followed: FollowedFiles = FollowedFiles([]), subtrees: [Subtree], gate: ArmGate?,
-         output: @escaping @Sendable (PollOutput) -> Void)
+         sink: EventSink, coalescesSaves: Bool = true)
     {
         self.followed = followed
         self.id = id
@@ -123,7 +123,8 @@ final class PollJob: @unchecked Sendable {
         self.filter = filter
         self.subtrees = subtrees
         self.gate = gate
-        self.output = output
+        self.sink = sink
+        coalescer = SaveCoalescer(holds: coalescesSaves)
     }
 
     /// The absolute path of `relative` below the client's root.
@@ -136,7 +137,7 @@ final class PollJob: @unchecked Sendable {
 
     /// Scans every subtree once and hands out what changed.
     func pass() {
-        recentSince = Int64((FileSystem.now() - 1) * 1e9)
+        recentSince = Int64((Clocks.wall() - 1) * 1e9)
         if !followed.isEmpty { followRuleFiles() }
         var changes = PollChanges()
         var index = 0
@@ -150,7 +151,7 @@ final class PollJob: @unchecked Sendable {
         reloadIgnoreFiles = false
         if rulesChanged {
             rulesChanged = false
-            if filter.gitDirectory != nil { output(.rulesChanged) }
+            if filter.gitDirectory != nil { notify(.rulesChanged) }
         }
         // What vanished and did not turn up elsewhere was deleted.
         for (_, gone) in vanishedDirectories {
@@ -158,6 +159,10 @@ final class PollJob: @unchecked Sendable {
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
+        // Emptied a pass ago and not written since: the change was that.
+        for path in emptied where PollJob.exists(path) { changes.direct.append(PollChanges.event(path, .modified)) }
+        emptied = emptiedNow
+        emptiedNow = []
         flush(&changes)
         if let gate {
             self.gate = nil
@@ -217,7 +222,7 @@ final class PollJob: @unchecked Sendable {
         rootGone = true
         changes.direct.append(PollChanges.event(subtree.path, .deleted, isDirectory: true))
         flush(&changes)
-        output(.rootMissing)
+        notify(.rootMissing)
     }
 
     /// Hands out what `changes` holds now (at the end of a pass, or
@@ -228,13 +233,13 @@ final class PollJob: @unchecked Sendable {
         // Renamed to an ignored name before it was announced: it never was.
         let renamedAway = changes.renamedAway.filter { !held.contains($0.path.bytes) }
         for event in changes.renamedAway where held.contains(event.path.bytes) { held.remove(event.path.bytes) }
-        if !renamedAway.isEmpty { output(.renamedAway(renamedAway)) }
+        if !renamedAway.isEmpty { holdRenamedAway(renamedAway) }
         let outcome = changes.settle(held: held)
         changes = PollChanges()
         held = outcome.held
         var events = outcome.released.filter(PollJob.exists).map { PollChanges.event($0, .created) }
         events += outcome.events
-        if !events.isEmpty { output(.events(events)) }
+        if !events.isEmpty { deliver(events) }
     }
 
     /// Whether `path` (absolute, bytes) names something now.
@@ -253,7 +258,7 @@ final class PollJob: @unchecked Sendable {
         let path = subtrees[index].path
         guard exists else {
             guard subtrees[index].file != nil else { return true }
-            let now = FileSystem.monotonicNow()
+            let now = Clocks.monotonic()
             let since = subtrees[index].missingSince ?? now
             subtrees[index].missingSince = since
             if now - since >= PollJob.fileGraceSeconds {
@@ -262,7 +267,7 @@ final class PollJob: @unchecked Sendable {
                 rootGone = true
                 changes.direct.append(PollChanges.event(path, .deleted))
                 flush(&changes)
-                output(.rootMissing)
+                notify(.rootMissing)
             }
             return true
         }
@@ -328,29 +333,34 @@ final class PollJob: @unchecked Sendable {
         if filter.setTracked(files) { bumpGeneration() }
     }
 
-    // MARK: Commands from the reader
+    // MARK: Delivery
 
-    /// Adds a subtree (scanned from the next pass on).
-    func add(_ subtree: Subtree) {
-        if subtrees.contains(where: { $0.relative == subtree.relative }) { return }
-        subtrees.append(subtree)
+    /// Sends what a pass found, through the save coalescer. A pass sees
+    /// what is already there: nothing to wait for.
+    func deliver(_ events: [FileEvent]) {
+        let now = Clocks.monotonic()
+        var out: [FileEvent] = []
+        for event in events { out += coalescer.pass(event, now: now, origin: .scan) }
+        sink.send(out)
     }
 
-    /// Forgets, silently, the subtrees at or below `relative`.
-    func remove(under relative: [UInt8]) {
-        subtrees.removeAll { subtree in
-            guard PollJob.isWithin(subtree.relative, relative) else { return false }
-            if subtree.top >= 0 { tree.release(subtree.top) }
-            return true
-        }
+    /// Reported files renamed to ignored names: held by the save coalescer,
+    /// as an editor's save may be starting.
+    private func holdRenamedAway(_ events: [FileEvent]) {
+        let now = Clocks.monotonic()
+        var out: [FileEvent] = []
+        for event in events { out += coalescer.hold(event, now: now) }
+        sink.send(out)
     }
 
-    /// Takes new filter rules: every directory decides its entries again
-    /// (silently) and reads its ignore files anew on its next scan.
-    func replace(_ filter: PathFilter) {
-        self.filter = filter
-        generation = generation &+ 1 == .max ? 0 : generation &+ 1
-        reloadIgnoreFiles = true
+    /// Sends what the save coalescer holds that is due at `now` (monotonic).
+    func expire(at now: Double) {
+        guard let deadline = coalescer.nextDeadline, deadline <= now else { return }
+        sink.send(coalescer.expire(now: now))
+    }
+
+    private func notify(_ notice: Notice) {
+        InotifyReader.shared.pollNotice(client: clientID, job: id, notice)
     }
 
     /// Set by `replace(_:)`: the next pass re-reads every directory's ignore files.
@@ -363,10 +373,11 @@ final class PollJob: @unchecked Sendable {
     /// (`PollChanges.settle(held:)`); what the directory scan finds of them
     /// meanwhile (a write) is part of their creation.
     var held: Set<[UInt8]> = []
-
-    /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
-    static func isWithin(_ path: [UInt8], _ ancestor: [UInt8]) -> Bool {
-        if ancestor.isEmpty || path == ancestor { return true }
-        return path.count > ancestor.count && path.starts(with: ancestor) && path[ancestor.count] == UInt8(ascii: "/")
-    }
+    /// Reported files the last pass found changed and empty (absolute
+    /// paths): a rewrite in place may have been caught half done, between
+    /// its truncation and its write. Their `modified` waits a pass: written
+    /// by then, the two are one change; if not, it goes out at that pass's end.
+    var emptied: Set<[UInt8]> = []
+    /// The files this pass found emptied, for the next.
+    var emptiedNow: Set<[UInt8]> = []
 }

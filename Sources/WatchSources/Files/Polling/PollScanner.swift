@@ -1,20 +1,21 @@
 import Glibc
 import Signals
+import Synchronization
 
 /// The thread that polls: every `PollJob` of every subscription, each pass
 /// when it is due, so that `stat`-ing a large tree never holds up the
 /// inotify reader thread. Jobs arrive and leave as commands through a
 /// locked queue and a wake-up pipe; the thread runs while there are jobs.
 final class PollScanner: Sendable {
-    enum Command {
+    enum Command: Sendable {
         case start(PollJob)
         case stop(job: Int)
         case add(job: Int, PollJob.Subtree)
         case remove(job: Int, under: [UInt8])
         case replaceFilter(job: Int, PathFilter)
         case replaceTracked(job: Int, TrackedFiles)
-        /// Tests: two passes of every job now; then the reader opens the
-        /// gate once it has delivered what those passes found.
+        /// Two passes of every job now; the gate opens once what they found
+        /// has reached the subscribers.
         case fence(ArmGate)
         /// Tests: the identities of every directory snapshot, to `reply`.
         case inspect(@Sendable (Set<PollTree.Identity>) -> Void)
@@ -25,20 +26,33 @@ final class PollScanner: Sendable {
 
     /// Commands for the poll thread, which it starts when needed.
     private let inbox = CommandInbox<Command>(owner: "poller")
+    /// The poll thread's id while it runs (0 otherwise).
+    private let pollThread = Atomic<UInt>(0)
 
     private init() {}
 
+    /// Whether the caller is the poll thread: what it finds reaches
+    /// subscribers on it, and a subscriber that subscribes again from its
+    /// handler must not wait for a pass that this thread would make.
+    var isCurrentThread: Bool { pthread_self() == pollThread.load(ordering: .acquiring) }
+
     func submit(_ command: Command) {
         inbox.submit(command) {
-            let started = DetachedThread.start { PollLoop(scanner: self).run() }
+            let started = DetachedThread.start { [self] in
+                let me = pthread_self()
+                pollThread.store(me, ordering: .releasing)
+                PollLoop(scanner: self).run()
+                // A later thread may be given the same id (see `InotifyReader.spawn`).
+                _ = pollThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing)
+            }
             precondition(started, "rwatch: cannot start the polling thread")
         }
     }
 
-    /// Tests: returns once two passes of every job, started after this
-    /// call, have been delivered to subscribers: what changed before it has
-    /// been reported (a new file is announced by the pass after the one
-    /// that found it).
+    /// Returns once two passes of every job, started after this call, have
+    /// been delivered to subscribers: what changed before it has been
+    /// reported (a new file is announced by the pass after the one that
+    /// found it).
     func fence() {
         let gate = ArmGate()
         submit(.fence(gate))
@@ -88,7 +102,7 @@ private final class PollLoop {
             for command in scanner.takeCommands() { execute(command) }
             if jobs.isEmpty {
                 // No pass left to wait for.
-                for fence in fences { InotifyReader.shared.fence(fence.gate) }
+                for fence in fences { fence.gate.release() }
                 fences.removeAll()
                 if scanner.finishIfIdle() { return }
                 continue
@@ -97,6 +111,7 @@ private final class PollLoop {
                 for job in jobs { job.nextDue = 0 }
             }
             var now = PollLoop.monotonicNow()
+            for job in jobs { job.expire(at: Double(now) / 1e9) }
             for job in jobs where job.nextDue <= now {
                 let started = now
                 job.pass()
@@ -105,9 +120,10 @@ private final class PollLoop {
                 job.nextDue = max(started + interval, now + interval / 2)
             }
             for index in fences.indices { fences[index].passes -= 1 }
-            for fence in fences where fence.passes <= 0 { InotifyReader.shared.fence(fence.gate) }
+            for fence in fences where fence.passes <= 0 { afterDelivery(fence.gate) }
             fences.removeAll { $0.passes <= 0 }
-            let next = jobs.map(\.nextDue).min()!
+            var next = jobs.map(\.nextDue).min()!
+            if let held = jobs.compactMap(\.coalescer.nextDeadline).min() { next = min(next, UInt64(max(0, held) * 1e9) + 1_000_000) }
             let timeout = next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
             var fds = [pollfd(fd: scanner.wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, timeout)
@@ -150,5 +166,15 @@ private final class PollLoop {
         }
     }
 
-    static func monotonicNow() -> UInt64 { FileSystem.monotonicNanoseconds() }
+    /// Opens `gate` once every job's subscriber has been delivered what
+    /// was sent to it so far.
+    func afterDelivery(_ gate: ArmGate) {
+        for job in jobs {
+            gate.hold()
+            job.sink.whenDelivered { gate.release() }
+        }
+        gate.release()
+    }
+
+    static func monotonicNow() -> UInt64 { Clocks.monotonicNanoseconds() }
 }

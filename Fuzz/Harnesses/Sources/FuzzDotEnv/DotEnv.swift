@@ -1,0 +1,1 @@
+../../../../Sources/rwatch/Parsing/DotEnv.swift

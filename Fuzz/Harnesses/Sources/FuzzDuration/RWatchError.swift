@@ -1,0 +1,1 @@
+../../../../Sources/rwatch/RWatchError.swift

@@ -1,0 +1,142 @@
+import Dispatch
+import Glibc
+import Signals
+import Synchronization
+import SystemPackage
+
+/// The one thread that reads inotify for every `FileWatcher` subscription
+/// of the process (`ReaderLoop`, deciding with `ReaderMachine`).
+/// Subscriptions and the poller's notices reach it as commands through a
+/// locked queue and a `WakePipe` that wakes its poll. It runs while at
+/// least one client is registered and, when the last leaves, removes
+/// every watch and exits (keeping the inotify instance open for the next).
+final class InotifyReader: Sendable {
+    enum Command: Sendable {
+        /// Register and arm a client; the gate opens once armed (or failed).
+        case add(ReaderClient, ArmGate?)
+        case remove(Int)
+        /// What a poll job of client `client` says besides its changes.
+        case pollNotice(client: Int, job: Int, PollJob.Notice)
+        /// What git tracks among the paths its rules ignore, by repository
+        /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
+        case tracked(client: Int, [FilePath: TrackedFiles])
+        /// Deliver the new files held by the watches of paths at or below
+        /// these, then call back (`releaseNew(under:then:)`).
+        case releaseNew(under: [FilePath], then: @Sendable () -> Void)
+        /// Read what is queued; signal once it is delivered.
+        case barrier(DispatchSemaphore)
+        /// A test seam (`WatchSeams`); signal once it is applied.
+        case seam(Seam, DispatchSemaphore)
+    }
+
+    /// What a test makes the reader do (`WatchSeams`).
+    enum Seam: Sendable {
+        case deafen(FilePath)
+        case overflow(FilePath)
+    }
+
+    /// The process's reader.
+    static let shared = InotifyReader()
+
+    /// Commands for the reader thread, which it starts when needed.
+    private let inbox = CommandInbox<Command>(owner: "inotify reader")
+    private let nextID = Atomic<Int>(1)
+    private let readerThread = Atomic<UInt>(0)
+    private let watches = Atomic<Int>(0)
+    /// The descriptor the reader polls for commands.
+    var wakeFD: Int32 { inbox.wakeFD }
+
+    private init() {}
+
+    /// A fresh client id.
+    func makeID() -> Int { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
+
+    /// How many directories are watched now (for tests and diagnostics).
+    var watchCount: Int { watches.load(ordering: .relaxed) }
+
+    /// Whether the reader thread is alive.
+    var isRunning: Bool { inbox.isRunning }
+
+    /// Registers `client` and, unless called from the reader thread or the
+    /// poll thread (a subscription made inside an event handler: the wait
+    /// would be for that very thread), waits until its watches are in place
+    /// and its polled parts took their first snapshot, so that changes
+    /// made after `subscribe` returns are reported.
+    func add(_ client: ReaderClient) {
+        let onReader = pthread_self() == readerThread.load(ordering: .acquiring)
+        let armed = onReader || PollScanner.shared.isCurrentThread ? nil : ArmGate()
+        submit(.add(client, armed))
+        armed?.wait()
+    }
+
+    /// What a poll job says besides the changes it delivered (its root is
+    /// gone, a rule file changed).
+    func pollNotice(client: Int, job: Int, _ notice: PollJob.Notice) {
+        submit(.pollNotice(client: client, job: job, notice))
+    }
+
+    /// Delivers the new files that the watches of paths at or below `tops`
+    /// hold back (a new file is held a moment in case it is a temporary
+    /// one), then calls `then` on the reader thread: a repository
+    /// operation that ends wrote them, and they must arrive before its end
+    /// does (`vcsState`).
+    func releaseNew(under tops: [FilePath], then: @escaping @Sendable () -> Void) {
+        submit(.releaseNew(under: tops, then: then))
+    }
+
+    /// Hands what git said it tracks to the reader thread.
+    func learnedTracked(client: Int, _ found: [FilePath: TrackedFiles]) {
+        submit(.tracked(client: client, found))
+    }
+
+    /// Unregisters the client `id`; its watches go (asynchronously).
+    func remove(_ id: Int) {
+        submit(.remove(id))
+    }
+
+    /// Returns once the reader has read, and delivered to every
+    /// subscriber, each change the kernel queued before the call.
+    func barrier() {
+        let done = DispatchSemaphore(value: 0)
+        submit(.barrier(done))
+        done.wait()
+    }
+
+    /// Applies a test seam, waiting until it is applied.
+    func seam(_ seam: Seam) {
+        let done = DispatchSemaphore(value: 0)
+        submit(.seam(seam, done))
+        done.wait()
+    }
+
+    private func submit(_ command: Command) {
+        inbox.submit(command, start: spawn)
+    }
+
+    // MARK: Reader thread side
+
+    /// The pending commands; clears the wake-up fd.
+    func takeCommands() -> [Command] { inbox.take() }
+
+    /// Called with no clients left: stops the thread unless commands
+    /// arrived meanwhile.
+    func finishIfIdle() -> Bool { inbox.finishIfIdle() }
+
+    func publish(watchCount: Int) {
+        watches.store(watchCount, ordering: .relaxed)
+    }
+
+    private func spawn() {
+        // The system's default stack.
+        let started = DetachedThread.start(stackSize: nil, name: FileWatcher.readerThreadName) { [self] in
+            let me = pthread_self()
+            readerThread.store(me, ordering: .releasing)
+            ReaderLoop(reader: self).run()
+            // Forget this thread's id before it ends: a later thread may be
+            // given the same id, and `add` from it must still wait to be
+            // armed. (A newer reader may have stored its own id already.)
+            _ = readerThread.compareExchange(expected: me, desired: 0, ordering: .acquiringAndReleasing)
+        }
+        precondition(started, "rwatch: cannot start the inotify reader thread")
+    }
+}

@@ -1,0 +1,191 @@
+import Glibc
+import SystemPackage
+
+/// The reader thread: it waits in `poll(2)` on the inotify descriptor, its
+/// wake-up pipe and (while a client chooses backends by mount)
+/// `/proc/self/mountinfo`; reads what is there; hands it to the
+/// `ReaderMachine`, and carries out the machine's actions. It decides
+/// nothing itself. Created and used on the reader thread only.
+final class ReaderLoop {
+    let reader: InotifyReader
+    var machine: ReaderMachine<LiveReaderSystem>
+    /// Where records are read from the inotify descriptor.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
+
+    init(reader: InotifyReader) {
+        self.reader = reader
+        machine = ReaderMachine(system: LiveReaderSystem(), now: .now())
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    func run() {
+        openInstance()
+        var commandsPending = true
+        while true {
+            if commandsPending {
+                for command in reader.takeCommands() { execute(command) }
+            }
+            if machine.clients.isEmpty {
+                // The inotify instance stays open, empty (one fd): closed,
+                // another process could take the last of the user's
+                // instances (`fs.inotify.max_user_instances`, 128 by
+                // default) and the next watch would be polled, and polling
+                // cannot see a same-size rewrite within one timestamp tick.
+                // Only an instance with watches left over is closed, to start clean.
+                if machine.table.count > 0 { closeInstance() }
+                machine.system.stopFollowingMounts()
+                reader.publish(watchCount: 0)
+                if reader.finishIfIdle() { return }
+                openInstance()
+                commandsPending = true
+                continue
+            }
+            machine.flushPolling()
+            perform(machine.takeActions())
+            reader.publish(watchCount: machine.table.count)
+            let (commands, mountsMoved) = wait()
+            commandsPending = commands
+            drain()
+            if mountsMoved { perform(machine.mountsChanged(machine.system.mounts())) }
+            perform(machine.deadlinePassed(at: .now()))
+        }
+    }
+
+    private func openInstance() {
+        do {
+            machine.system.descriptor = try InotifyInstance.open()
+            machine.instanceOpened(nil)
+        } catch {
+            machine.system.descriptor = -1
+            machine.instanceOpened(error, instanceLimit: InotifyInstance.maxUserInstances)
+        }
+    }
+
+    private func closeInstance() {
+        InotifyInstance.close()
+        machine.system.descriptor = -1
+        machine.instanceClosed()
+    }
+
+    // MARK: Commands
+
+    private func execute(_ command: InotifyReader.Command) {
+        switch command {
+        case .add(let client, let armed):
+            perform(machine.add(client, gate: armed))
+            // What the start reported reaches the subscriber before `subscribe` returns.
+            if let armed { client.sink.whenDelivered { armed.release() } }
+        case .remove(let id):
+            // Read what is queued first: IN_IGNORED records say which watches
+            // the kernel already dropped, so they are not removed twice.
+            drain()
+            perform(machine.remove(id))
+        case .pollNotice(let client, let job, let notice):
+            perform(machine.pollNotice(client, job: job, notice))
+        case .tracked(let client, let found):
+            perform(machine.learnedTracked(client, found))
+        case .releaseNew(let tops, let then):
+            perform(machine.releaseNew(under: tops))
+            afterDelivery(then)
+        case .barrier(let done):
+            drain()
+            afterDelivery { done.signal() }
+        case .seam(.deafen(let root), let done):
+            machine.deafen(root: root, at: .now())
+            done.signal()
+        case .seam(.overflow(let root), let done):
+            drain()
+            perform(machine.injectOverflow(root: root))
+            afterDelivery { done.signal() }
+        }
+    }
+
+    /// Runs `body` once every subscriber has been delivered what was sent
+    /// to it so far (from this thread or the poller's).
+    private func afterDelivery(_ body: @escaping @Sendable () -> Void) {
+        let gate = ArmGate()
+        for sink in machine.sinks {
+            gate.hold()
+            sink.whenDelivered { gate.release() }
+        }
+        gate.release()
+        gate.whenOpen(body)
+    }
+
+    /// Carries out what the machine decided.
+    private func perform(_ actions: [ReaderMachine<LiveReaderSystem>.Action]) {
+        for action in actions {
+            switch action {
+            case .send(let events, let sink): sink.send(events)
+            case .fail(let error, let sink): sink.fail(error)
+            case .announce(let notice): FileWatcher.announce(notice)
+            case .announceWatchHolders(let path, let line): FileWatcher.announceWatchHolders(about: path, line: line)
+            case .verbose(let line): Diagnostics.verbose(line)
+            case .poll(let command): PollScanner.shared.submit(command)
+            case .askGit(let client, let requests): askGit(client, requests)
+            }
+        }
+    }
+
+    /// Runs git on a thread of its own; its answer comes back as a command.
+    private func askGit(_ client: Int, _ requests: [FilePath: ReaderClient.TrackedRequest]) {
+        let reader = self.reader
+        let started = DetachedThread.start {
+            var found: [FilePath: TrackedFiles] = [:]
+            for (top, request) in requests {
+                found[top] = TrackedFiles.load(top: top, gitDirectory: request.gitDirectory, environment: request.environment,
+                                               within: request.within)
+            }
+            reader.learnedTracked(client: client, found)
+        }
+        if !started { machine.gitNotAsked(client) }
+    }
+
+    // MARK: Reading
+
+    /// Blocks until inotify has something, a command arrives, a mount comes
+    /// or goes, or the machine's next deadline; says which of the first two.
+    private func wait() -> (commands: Bool, mountsMoved: Bool) {
+        var timeout: Int32 = -1
+        if let next = machine.nextDeadline {
+            timeout = Int32(max(0, min(1000, (next - Clocks.monotonic()) * 1000 + 1)))
+        }
+        if machine.remembersScanned { timeout = timeout < 0 ? 200 : min(timeout, 200) }
+        var fds = [pollfd(fd: reader.wakeFD, events: Int16(POLLIN), revents: 0)]
+        if machine.system.descriptor >= 0 { fds.append(pollfd(fd: machine.system.descriptor, events: Int16(POLLIN), revents: 0)) }
+        let mountWatch = machine.system.mountWatch
+        if mountWatch >= 0 { fds.append(pollfd(fd: mountWatch, events: Int16(POLLPRI), revents: 0)) }
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        let mountsMoved = mountWatch >= 0 && fds[fds.count - 1].revents & Int16(POLLPRI | POLLERR) != 0
+        if ready == 0 { machine.quiet() }
+        return (ready < 0 || fds[0].revents != 0, mountsMoved)
+    }
+
+    /// Reads and hands over every record queued on the inotify descriptor,
+    /// until the machine says the queue has settled (a rename half read
+    /// alone makes it wait a moment for the other).
+    private func drain() {
+        let descriptor = machine.system.descriptor
+        while true {
+            let records = descriptor < 0 ? [] : read(descriptor)
+            guard records.isEmpty else {
+                perform(machine.read(records, at: .now()))
+                continue
+            }
+            let (state, actions) = machine.queueEmpty(at: .now())
+            perform(actions)
+            guard case .waitUntil(let ends) = state, descriptor >= 0 else { return }
+            var fds = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&fds, 1, Int32(max(0, (ends - Clocks.monotonic()) * 1000).rounded(.up)))
+        }
+    }
+
+    private func read(_ descriptor: Int32) -> [InotifyRecord] {
+        let table = machine.table
+        return WatchSeams.readApart(descriptor, into: readBuffer) { wd in table.node(wd: wd).map { table.path(of: $0) } }
+            ?? InotifyInstance.read(descriptor, into: readBuffer)
+    }
+}

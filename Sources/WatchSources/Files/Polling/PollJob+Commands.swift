@@ -1,0 +1,32 @@
+/// What the inotify reader asks of a job (through `PollScanner`'s
+/// commands): subtrees to add and forget, new rules.
+extension PollJob {
+    /// Adds a subtree (scanned from the next pass on).
+    func add(_ subtree: Subtree) {
+        if subtrees.contains(where: { $0.relative == subtree.relative }) { return }
+        subtrees.append(subtree)
+    }
+
+    /// Forgets, silently, the subtrees at or below `relative`.
+    func remove(under relative: [UInt8]) {
+        subtrees.removeAll { subtree in
+            guard PollJob.isWithin(subtree.relative, relative) else { return false }
+            if subtree.top >= 0 { tree.release(subtree.top) }
+            return true
+        }
+    }
+
+    /// Takes new filter rules: every directory decides its entries again
+    /// (silently) and reads its ignore files anew on its next scan.
+    func replace(_ filter: PathFilter) {
+        self.filter = filter
+        bumpGeneration()
+        reloadIgnoreFiles = true
+    }
+
+    /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
+    static func isWithin(_ path: [UInt8], _ ancestor: [UInt8]) -> Bool {
+        if ancestor.isEmpty || path == ancestor { return true }
+        return path.count > ancestor.count && path.starts(with: ancestor) && path[ancestor.count] == UInt8(ascii: "/")
+    }
+}
