@@ -14,10 +14,10 @@ final class RunningServer: @unchecked Sendable {
     let sockname: String
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ extra: [any ServiceComponent] = [], queueLimit: Int? = nil,
+    init(_ extra: [any ServiceComponent] = [], queueLimit: Int? = nil, statefile: String? = nil,
          accept: @escaping @Sendable (Int32) -> AcceptOutcome = AcceptOutcome.accepting) throws {
         sockname = directory.file("sock")
-        var configuration = ServiceConfiguration(sockname: FilePath(sockname))
+        var configuration = ServiceConfiguration(sockname: FilePath(sockname), statefile: statefile.map { FilePath($0) })
         if let queueLimit { configuration.clientQueueLimit = queueLimit }
         server = try WatchmanServer(configuration: configuration, components: [ServerCommands()] + extra, accept: accept)
         let ready = DispatchSemaphore(value: 0)
@@ -39,6 +39,7 @@ final class RunningServer: @unchecked Sendable {
     func stop() {
         server.requestShutdown()
         done.wait()
+        done.signal()  // a later stop returns at once
     }
 
     deinit { directory.remove() }

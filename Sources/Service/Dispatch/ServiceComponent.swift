@@ -20,6 +20,9 @@ extension ServiceComponent {
 extension WatchmanServer {
     /// Every part of `rwatch serve`, in the order they register.
     public static func standardComponents() -> [any ServiceComponent] {
-        [ServerCommands(), RootCommands()]
+        let roots = RootCommands()
+        let subscriptions = SubscriptionCommands(roots)
+        // Triggers stop (their commands waited for) before the roots are let go.
+        return [ServerCommands(), TriggerCommands(subscriptions), subscriptions, roots]
     }
 }

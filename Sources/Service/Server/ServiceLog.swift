@@ -47,6 +47,9 @@ public final class ServiceLog: Sendable {
         }
     }
 
+    /// The log's file descriptor: where trigger commands write by default.
+    var descriptor: Int32 { fd }
+
     /// Sends later lines of `level` (and above) to `client`; `off` stops them.
     public func listen(_ client: ServiceClient, at level: Level) {
         let first = listeners.withLock { listeners -> Bool in

@@ -111,10 +111,17 @@ enum UnixSocket {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
         // Created 0600 from the start: no moment where others may connect.
-        let previous = umask(0o177)
+        // Linux gives the socket file the mode of the socket's inode (less
+        // the umask), so the mode is set on the descriptor before `bind`;
+        // never through `umask`, which is the whole process's: a thread
+        // spawning a child meanwhile would hand it 0177.
+        guard fchmod(fd, 0o600) == 0 else {
+            let error = errno
+            close(fd)
+            throw .system("cannot set the mode of the socket for \(Quoted.escaped(path))", error)
+        }
         let bound = withAddress(path) { Glibc.bind(fd, $0, $1) }
         let bindError = errno
-        umask(previous)
         guard bound == 0 else {
             close(fd)
             throw .system("cannot listen on \(Quoted.escaped(path))", bindError)

@@ -29,7 +29,7 @@ struct Serve: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("logfile")], help: ArgumentHelp("Append the log here instead of stderr.", valueName: "path"), completion: .file())
     var logfile: String?
 
-    @Option(help: ArgumentHelp("Where watches and triggers are kept across restarts.", valueName: "path"), completion: .file())
+    @Option(help: ArgumentHelp("Where triggers (and so their roots) are kept across restarts.", valueName: "path"), completion: .file())
     var statefile: String?
 
     @Option(help: ArgumentHelp("Write the service's pid here while it runs.", valueName: "path"), completion: .file())

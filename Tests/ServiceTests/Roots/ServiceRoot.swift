@@ -11,8 +11,11 @@ final class ServiceRoot {
     let tree = TemporaryDirectory(prefix: "rwatch-root")
     let encoding: WireEncoding
 
-    init(environment: [String: String] = [:], encoding: WireEncoding = .json) throws {
-        running = try RunningServer([RootCommands(environment: environment)])
+    init(environment: [String: String] = [:], encoding: WireEncoding = .json, queueLimit: Int? = nil,
+         statefile: String? = nil) throws {
+        let roots = RootCommands(environment: environment)
+        let subscriptions = SubscriptionCommands(roots)
+        running = try RunningServer([TriggerCommands(subscriptions), subscriptions, roots], queueLimit: queueLimit, statefile: statefile)
         socket = running.connect()
         self.encoding = encoding
     }
