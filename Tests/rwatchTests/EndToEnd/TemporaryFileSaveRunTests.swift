@@ -41,4 +41,30 @@ import TestSupport
         #expect(!rwatch.stderr.contains(temporary), "\(save): \(rwatch.stderr)")
         #expect(rwatch.stderr.contains("app.c"), "--print-events names the real path: \(rwatch.stderr)")
     }
+
+    /// A save through a temporary file that several polling passes see
+    /// (an editor slow to write it, or a loaded machine): the file is held
+    /// for the save window from when a pass first found it, as inotify's
+    /// are, not for one pass. The saving process takes 100 ms between
+    /// making the temporary file and renaming it; passes come every 25 ms.
+    @Test func aSlowSaveSeenByManyPassesIsOneRunOfTheRealPath() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let file = scratch.file("watched/app.c")
+        scratch.write("watched/app.c", "int x;\n")
+        let rwatch = RWatch(["-p", "--no-default-ignore", "-d", "0", "--poll=25ms", "-w", "watched", "--"] + RunLog.command,
+                            in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(RunLog.mark(scratch, "zz-ready"))
+        for round in 0..<3 {
+            let save = "printf 'int x = %s;' \"$1\" > \"$0.tmp.42\" && sleep 0.1 && mv \"$0.tmp.42\" \"$0\""
+            #expect(Command.run(["sh", "-c", save, file, "\(round)"]).status == 0)
+            #expect(eventually { RunLog.runs(scratch, with: file) >= round + 1 })
+            #expect(RunLog.mark(scratch, "zz-after-\(round)"))
+        }
+        let all = RunLog.runs(scratch)
+        #expect(RunLog.runs(scratch, with: file) == 3, "\(all)")
+        #expect(!all.joined().contains { $0.contains(".tmp.42") }, "\(all)")
+    }
 }

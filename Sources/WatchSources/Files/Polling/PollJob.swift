@@ -227,17 +227,17 @@ final class PollJob: @unchecked Sendable {
 
     /// Hands out what `changes` holds now (at the end of a pass, or
     /// before a `rootMissing`, which may end the client): new files are
-    /// held back a pass (`PollChanges.settle(held:)`), those held by the
-    /// pass before announced if they are still there.
+    /// held back for the save window (`NewFileHold`), then announced if
+    /// they are still there.
     private func flush(_ changes: inout PollChanges) {
         // Renamed to an ignored name before it was announced: it never was.
         let renamedAway = changes.renamedAway.filter { !held.contains($0.path.bytes) }
         for event in changes.renamedAway where held.contains(event.path.bytes) { held.remove(event.path.bytes) }
         if !renamedAway.isEmpty { holdRenamedAway(renamedAway) }
-        let outcome = changes.settle(held: held)
+        let outcome = changes.settle(held: held.paths)
         changes = PollChanges()
-        held = outcome.held
-        var events = outcome.released.filter(PollJob.exists).map { PollChanges.event($0, .created) }
+        let due = held.settle(released: outcome.released, new: outcome.held, now: Clocks.monotonic(), window: coalescer.freshWindow)
+        var events = due.filter(PollJob.exists).map { PollChanges.event($0, .created) }
         events += outcome.events
         if !events.isEmpty { deliver(events) }
     }
@@ -367,12 +367,8 @@ final class PollJob: @unchecked Sendable {
     var reloadIgnoreFiles = false
     /// A rule file (or git's index) changed during the pass under way.
     var rulesChanged = false
-    /// New files (absolute paths) the last pass found and did not announce
-    /// yet: a temporary file is renamed over the real one or deleted right
-    /// after it is made, and should never be reported
-    /// (`PollChanges.settle(held:)`); what the directory scan finds of them
-    /// meanwhile (a write) is part of their creation.
-    var held: Set<[UInt8]> = []
+    /// New files found and not announced yet (`NewFileHold`).
+    var held = NewFileHold()
     /// Reported files the last pass found changed and empty (absolute
     /// paths): a rewrite in place may have been caught half done, between
     /// its truncation and its write. Their `modified` waits a pass: written

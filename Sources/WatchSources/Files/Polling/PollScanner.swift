@@ -50,9 +50,9 @@ final class PollScanner: Sendable {
     }
 
     /// Returns once two passes of every job, started after this call, have
-    /// been delivered to subscribers: what changed before it has been
-    /// reported (a new file is announced by the pass after the one that
-    /// found it).
+    /// been delivered to subscribers, and no new file is still held: what
+    /// changed before it has been reported (a new file is announced by the
+    /// first pass after the save window since it was found).
     func fence() {
         let gate = ArmGate()
         submit(.fence(gate))
@@ -107,7 +107,7 @@ private final class PollLoop {
                 if scanner.finishIfIdle() { return }
                 continue
             }
-            if !fences.isEmpty {
+            if fences.contains(where: { $0.passes > 0 }) {
                 for job in jobs { job.nextDue = 0 }
             }
             var now = PollLoop.monotonicNow()
@@ -119,9 +119,13 @@ private final class PollLoop {
                 let interval = UInt64(job.interval.clampedNanoseconds)
                 job.nextDue = max(started + interval, now + interval / 2)
             }
-            for index in fences.indices { fences[index].passes -= 1 }
-            for fence in fences where fence.passes <= 0 { afterDelivery(fence.gate) }
-            fences.removeAll { $0.passes <= 0 }
+            for index in fences.indices where fences[index].passes > 0 { fences[index].passes -= 1 }
+            // A new file still held (`NewFileHold`) is announced by a later
+            // pass: a fence waits for it too, at the jobs' own pace.
+            if !jobs.contains(where: { !$0.held.isEmpty }) {
+                for fence in fences where fence.passes <= 0 { afterDelivery(fence.gate) }
+                fences.removeAll { $0.passes <= 0 }
+            }
             var next = jobs.map(\.nextDue).min()!
             if let held = jobs.compactMap(\.coalescer.nextDeadline).min() { next = min(next, UInt64(max(0, held) * 1e9) + 1_000_000) }
             let timeout = next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
