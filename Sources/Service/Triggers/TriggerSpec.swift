@@ -48,6 +48,11 @@ struct TriggerSpec: Sendable {
     static func objectForm(_ arguments: ArraySlice<WatchmanValue>) throws(CommandError) -> WatchmanValue {
         guard let name = arguments.first?.text else { throw CommandError("expected 2nd parameter to be trigger name") }
         let rest = arguments.dropFirst()
+        // Every word after the name is a string, as watchman checks them:
+        // position 3 of the request is the first.
+        if let offset = rest.firstIndex(where: { $0.text == nil }) {
+            throw CommandError("failed to parse query: rule @ position \(offset - rest.startIndex + 3) is not a string value")
+        }
         guard let separator = rest.firstIndex(where: { $0.text == "--" }) else {
             throw CommandError("no command was specified")
         }

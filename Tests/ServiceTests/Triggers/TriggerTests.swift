@@ -133,5 +133,8 @@ import WatchmanProtocol
         #expect(service.call(["trigger", root, ["name": "t", "command": ["true"], "stdout": "out"]])["error"]?.text?.contains("> or >>") == true)
         #expect(service.call(["trigger", root, ["name": "t", "command": ["true"], "stdin": "nope"]])["error"] == "invalid stdin value nope")
         #expect(service.call(["trigger", root, "t", "*.c"])["error"] == "no command was specified")
+        // watchman's test_trigger_error: a word that is not a string is named by its position.
+        #expect(service.call(["trigger", root, "oink", "--", .int(123)])["error"]
+            == "failed to parse query: rule @ position 4 is not a string value")
     }
 }
