@@ -46,7 +46,7 @@ struct TriggerSpec: Sendable {
     /// `--` make the expression, the words after it the command; files
     /// are appended, and described on stdin.
     static func objectForm(_ arguments: ArraySlice<WatchmanValue>) throws(CommandError) -> WatchmanValue {
-        guard let name = arguments.first?.text else { throw CommandError("expected 2nd parameter to be trigger name") }
+        guard let name = arguments.first?.text else { throw CommandError("invalid or missing name") }
         let rest = arguments.dropFirst()
         // Every word after the name is a string, as watchman checks them:
         // position 3 of the request is the first.

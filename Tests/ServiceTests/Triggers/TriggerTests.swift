@@ -136,5 +136,7 @@ import WatchmanProtocol
         // watchman's test_trigger_error: a word that is not a string is named by its position.
         #expect(service.call(["trigger", root, "oink", "--", .int(123)])["error"]
             == "failed to parse query: rule @ position 4 is not a string value")
+        #expect(service.call(["trigger", root, .int(123)])["error"] == "invalid or missing name")
+        #expect(service.call(["trigger", root, .array([])])["error"] == "invalid or missing name")
     }
 }
