@@ -1,3 +1,5 @@
+import Dispatch
+
 extension RootBroadcast {
     /// Adds `trigger`, replacing the one of that name; the replaced one
     /// (stopped), or nil. False when the root is gone.
@@ -11,7 +13,11 @@ extension RootBroadcast {
         }
         _ = replaced?.remove()
         keepRootAlive()
-        if added { queue.async { [self] in runTriggers(tick: root.position.tick) } }
+        // Its first run waits for the root's settle period, as every run
+        // does (watchman's trigger documentation): changes made meanwhile
+        // are part of it.
+        let settle = DispatchTimeInterval.milliseconds(Int(max(0, root.state.withLock { $0.configuration.settle })))
+        if added { queue.asyncAfter(deadline: .now() + settle) { [self] in runTriggers(tick: root.position.tick) } }
         return (added, replaced)
     }
 
