@@ -105,8 +105,10 @@ struct Serve: ParsableCommand {
         guard let testStateDir else { return nil }
         // The password database's name, as watchman and its test harness use.
         let user = getpwuid(geteuid())?.pointee.pw_name.map { String(cString: $0) } ?? "\(geteuid())"
-        let directory = FileSystem.absolute(FilePath(testStateDir)).appending("\(user)-state")
-        if mkdir(directory.string, 0o700) != 0, errno != EEXIST {
+        // As typed (bytes), like the other paths.
+        let given = RawArguments.paths([testStateDir]).first ?? FilePath(testStateDir)
+        let directory = FileSystem.absolute(given).appending("\(user)-state")
+        if directory.withPlatformString({ mkdir($0, 0o700) }) != 0, errno != EEXIST {
             throw RWatchError("cannot make \(Quoted.escaped(directory.string)): \(Errno(rawValue: errno))")
         }
         return directory
