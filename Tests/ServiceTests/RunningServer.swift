@@ -23,7 +23,9 @@ final class RunningServer: @unchecked Sendable {
         let ready = DispatchSemaphore(value: 0)
         let server = server
         let done = done
-        DispatchQueue.global().async {
+        // Its own thread, as `rwatch serve` has: from the shared pool, a
+        // busy suite could hold the server back for minutes.
+        DispatchQueue(label: "rwatch-test-server").async {
             _ = try? server.serve(ready: { ready.signal() })
             done.signal()
         }

@@ -19,14 +19,20 @@ import TestSupport
     @Test func serversStartingLeaveTheUmaskAlone() throws {
         guard let before = Self.umaskNow() else { return }
         let done = DispatchSemaphore(value: 0)
+        let sampling = DispatchSemaphore(value: 0)
         let seen = Locked<Set<String>>([])
         let stop = Locked(false)
-        DispatchQueue.global().async {
+        // A queue of its own (the shared pool may be busy with the rest of
+        // the suite), sampling before the first server starts.
+        DispatchQueue(label: "rwatch-test-umask").async {
+            var first = true
             while !stop.withLock({ $0 }) {
                 if let now = Self.umaskNow() { _ = seen.withLock { $0.insert(now) } }
+                if first { sampling.signal(); first = false }
             }
             done.signal()
         }
+        sampling.wait()
         for _ in 0..<50 {
             let running = try RunningServer()
             var status = stat()

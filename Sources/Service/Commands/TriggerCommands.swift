@@ -77,7 +77,10 @@ public struct TriggerCommands: ServiceComponent {
         registry.onBroadcastFinished { _ in self.save(server) }
         let entries = store.load { server.log.log(.error, $0) }
         guard !entries.isEmpty else { return }
-        DispatchQueue.global().async { restore(entries, server) }
+        // On a queue of its own, not the shared pool: the restore waits for
+        // each root's crawl, and a pool whose threads are all busy (waiting
+        // themselves) would hold it back, root and triggers unrestored.
+        DispatchQueue(label: "rwatch-serve-restore").async { restore(entries, server) }
     }
 
     private func restore(_ entries: [TriggerStore.Entry], _ server: WatchmanServer) {
