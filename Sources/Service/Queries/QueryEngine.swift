@@ -3,7 +3,7 @@
 struct QueryMatch: Sendable {
     var entry: FileEntry
     /// Its `lstat` fields, whole.
-    var details: FileDetails
+    var details: FileStat
     var name: [UInt8]
 }
 

@@ -91,14 +91,3 @@ struct SharedFields: Sendable {
     /// Distinct records held.
     var count: Int { list.count }
 }
-
-/// An entry's `lstat` fields, whole: what it keeps itself joined with its
-/// shared record.
-struct FileDetails: Sendable, Equatable {
-    var ino: UInt64
-    var size: Int64
-    var nlink: UInt32
-    var uid: UInt32
-    var gid: UInt32
-    var dev: UInt64
-}

@@ -59,13 +59,14 @@ struct FileTable: Sendable {
         return try names.withName(entry.nameOffset, entry.nameLength, body)
     }
 
-    /// The entry's `lstat` fields, exactly as `lstat` gave them.
-    func details(of entry: FileEntry) -> FileDetails {
+    /// The entry's `lstat`, exactly as `lstat` gave it: what the entry
+    /// keeps itself joined with its shared record.
+    func details(of entry: FileEntry) -> FileStat {
         let record = shared[entry.shared]
-        return FileDetails(ino: UInt64(record.inoHigh) << 32 | UInt64(entry.inoLow),
-                           size: Int64(UInt64(record.sizeHigh) << 32 | UInt64(entry.sizeLow)),
-                           nlink: UInt32(record.nlinkHigh) << 24 | entry.nlinkLow,
-                           uid: record.uid, gid: record.gid, dev: record.dev)
+        return FileStat(size: Int64(UInt64(record.sizeHigh) << 32 | UInt64(entry.sizeLow)),
+                        ino: UInt64(record.inoHigh) << 32 | UInt64(entry.inoLow), dev: record.dev,
+                        mode: UInt32(entry.mode), uid: record.uid, gid: record.gid,
+                        nlink: UInt32(record.nlinkHigh) << 24 | entry.nlinkLow, mtime: entry.mtime, ctime: entry.ctime)
     }
 
     /// The entry's size (the `size` and `empty` terms).

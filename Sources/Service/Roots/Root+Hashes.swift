@@ -15,7 +15,7 @@ extension Root {
     func warmHashes(_ relatives: [[UInt8]]?) {
         guard warmsHashes else { return }
         let table = state.withLock { $0.table }
-        var files: [(path: [UInt8], entry: FileEntry, details: FileDetails)] = []
+        var files: [(path: [UInt8], entry: FileEntry, details: FileStat)] = []
         if let relatives {
             for relative in relatives {
                 guard let id = relative.withUnsafeBufferPointer({ table.lookup(path: $0) }) else { continue }
