@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "CBuildInfo"),
         .target(
             name: "WatchSources",
-            dependencies: ["Signals", "CGlibcShims", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["Signals", "CGlibcShims", "WatchmanProtocol", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         .target(

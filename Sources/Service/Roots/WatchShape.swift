@@ -69,6 +69,8 @@ struct WatchShape: Sendable, Hashable {
         var options = WatchOptions(exclude: exclude, useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false,
                                    useDefaultIgnore: false, onRootDeleted: .fail, backend: .auto)
         options.coalescesSaves = false
+        // The service is the one that watches.
+        options.usesService = false
         return options
     }
 

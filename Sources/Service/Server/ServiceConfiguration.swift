@@ -32,14 +32,9 @@ public struct ServiceConfiguration: Sendable {
         self.pidfile = pidfile
     }
 
-    /// `$XDG_RUNTIME_DIR/rwatch/sock` when that variable names an absolute
-    /// directory, else `/tmp/rwatch-$USER/sock` (`$LOGNAME`, then the
-    /// password database, when `$USER` is unset).
+    /// Where the service listens unless told (`ServiceLocation`).
     public static func defaultSockname(environment: [String: String]) -> FilePath {
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
-            return FilePath(runtime).appending("rwatch").appending("sock")
-        }
-        return FilePath("/tmp/rwatch-\(userName(environment: environment))/sock")
+        ServiceLocation.defaultSockname(environment: environment)
     }
 
     /// Whether `sockname` is where the default lives: its directory is then
@@ -48,24 +43,6 @@ public struct ServiceConfiguration: Sendable {
         sockname == defaultSockname(environment: environment)
     }
 
-    private static func userName(environment: [String: String]) -> String {
-        if let user = environment["USER"], !user.isEmpty, !user.contains("/") { return user }
-        if let user = environment["LOGNAME"], !user.isEmpty, !user.contains("/") { return user }
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return String(geteuid())
-    }
-
     /// The process environment, for the default socket's location.
-    public static var processEnvironment: [String: String] {
-        var result: [String: String] = [:]
-        var entry = environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return result
-    }
+    public static var processEnvironment: [String: String] { ServiceLocation.processEnvironment }
 }

@@ -149,11 +149,7 @@ enum UnixSocket {
 
     /// The peer of a connected socket, from `SO_PEERCRED`.
     static func peer(of fd: Int32) -> PeerCredentials? {
-        // glibc's `struct ucred` (hidden without _GNU_SOURCE): pid, uid, gid.
-        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
-              length == MemoryLayout.size(ofValue: credentials) else { return nil }
+        guard let credentials = ServiceConnection.peer(of: fd) else { return nil }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid)
     }
 

@@ -41,6 +41,11 @@ public enum FileWatcher {
     /// temporary name is a `modified` of the real path; an attribute change
     /// right after a save (vim's chmod) belongs to it.
     ///
+    /// When a `rwatch serve` is running (its default socket, or
+    /// `WATCHMAN_SOCK`), it watches recursive watches of directories for
+    /// this process (`WatchOptions.usesService`): one set of inotify
+    /// watches per root for every client, the same events here.
+    ///
     /// Errors (missing path, watch limit, root deleted, bad glob) arrive as
     /// the signal's error, a `FileWatchError` whose `description` is one
     /// clear line. Events are delivered on the watcher's reader thread:
@@ -79,6 +84,12 @@ public enum FileWatcher {
         batches(paths.map { FilePath($0) }, options: options)
     }
 
+    /// Whether a watch of `paths` with `options` would be served by a
+    /// running `rwatch serve` now (`WatchOptions.usesService`).
+    package static func isServed(_ paths: [FilePath], options: WatchOptions) -> Bool {
+        ServiceWatch.wouldServe(paths.map(FileSystem.absolute), options)
+    }
+
     /// Returns once the reader thread has read, and delivered to every
     /// subscriber, each change the kernel queued before the call (a
     /// rename's first half included, resolved as a move out if its other
@@ -115,8 +126,14 @@ public enum FileWatcher {
                 observer.sendError(FileWatchError(.noSuchPath("(no path given)")))
                 return ActionDisposable {}
             }
-            let reader = InotifyReader.shared
             let sink = EventSink(observer: observer, kinds: options.kinds)
+            if ServiceWatch.canServe(paths, options), let served = ServiceWatch.start(paths, options: options, sink: sink) {
+                return ActionDisposable {
+                    sink.end()
+                    served.end()
+                }
+            }
+            let reader = InotifyReader.shared
             let id = reader.makeID()
             reader.add(ReaderClient(id: id, paths: paths, options: options, sink: sink))
             return ActionDisposable {

@@ -39,6 +39,9 @@ struct WatchFlags: ParsableArguments {
     /// `--watch-backend`, `--poll[=INTERVAL]`.
     @OptionGroup var backend: BackendOptions
 
+    @Flag(name: .customLong("no-service"), help: "Watch with this process's own inotify watches even when an rwatch serve is running.")
+    var noService = false
+
     @Flag(name: .customLong("ignore-nothing"), help: "--no-discover-ignore and --no-default-ignore together (-i and --ignore-file still apply).")
     var ignoreNothing = false
 
@@ -98,6 +101,7 @@ struct WatchFlags: ParsableArguments {
         options.useGlobalIgnore = !(noGlobalIgnore || noDiscovery)
         options.useDefaultIgnore = !(noDefaultIgnore || ignoreNothing)
         options.backend = backend.backend
+        options.usesService = !noService
         options.ignoreFiles = ignoreFile
         options.filterFiles = filterFile
         options.kinds = (try? kinds) ?? WatchOptions.allKinds
@@ -108,8 +112,10 @@ struct WatchFlags: ParsableArguments {
     /// `nonRecursive` ones (their own entries only), absolute; the current
     /// directory when both are empty. `batches` are the same events in the
     /// arrays the watcher reads them in (`FileWatcher.batches`: a save whole).
-    /// `onRootDeleted` says what a watched path that goes away does.
-    func changes(recursive: [FilePath], nonRecursive: [FilePath], onRootDeleted: RootDeletion = .fail)
+    /// `onRootDeleted` says what a watched path that goes away does;
+    /// `defersDuringVCS`, whether a service watching them holds results
+    /// while git rewrites the tree (`WatchOptions.defersDuringVCS`).
+    func changes(recursive: [FilePath], nonRecursive: [FilePath], onRootDeleted: RootDeletion = .fail, defersDuringVCS: Bool = false)
         -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
         // A glob that can match nothing (an absolute path outside every
@@ -117,6 +123,7 @@ struct WatchFlags: ParsableArguments {
         for line in watchOptions.globsMatchingNothing(below: deep + nonRecursive) { Terminal.warning(line) }
         var base = watchOptions
         base.onRootDeleted = onRootDeleted
+        base.defersDuringVCS = defersDuringVCS
         var watches: [([FilePath], WatchOptions)] = []
         if !deep.isEmpty { watches.append((deep, base)) }
         if !nonRecursive.isEmpty {

@@ -148,7 +148,9 @@ struct Watch: ParsableCommand {
         // A watched path that goes away (make clean, a checkout without
         // it, a config file rewritten slowly) is waited for, as tail -F
         // waits: its deletion runs the command, and its return does too.
-        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths, onRootDeleted: .waitForReappearance)
+        let settle = !noVCSSettle
+        let watched = files.changes(recursive: paths, nonRecursive: nonRecursivePaths, onRootDeleted: .waitForReappearance,
+                                    defersDuringVCS: settle)
         let roots = Set(watched.paths)
         let quiet = output.quiet
         let announced = watched.batches.on(next: { events in
@@ -170,15 +172,20 @@ struct Watch: ParsableCommand {
         var serving = buildOptions
         serving.listenSockets = sockets
         let run = serving
-        let settle = !noVCSSettle
+        // A service watching the paths holds results during git's
+        // operations itself (`defersDuringVCS`); otherwise rwatch does.
+        let served: @Sendable () -> Bool = { [options = files.watchOptions, nonRecursivePaths] in
+            nonRecursivePaths.isEmpty && FileWatcher.isServed(watched.paths, options: options)
+        }
         // A {} or {+} command has no file to run for before a change.
         let waitsForChange = try postpone || isPerPath
         let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
-            let batches = settle
-                ? announced.settlingVCS(of: watched.paths).batched(debounce, maxWait: maxWait)
-                : announced.batched(debounce, maxWait: maxWait)
+            let settled = settle
+                ? Signal.deferred { served() ? announced : announced.settlingVCS(of: watched.paths) }
+                : announced
+            let batches = settled.batched(debounce, maxWait: maxWait)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             // With --build, the command (re)starts only after a build that

@@ -67,6 +67,15 @@ final class ReaderClient: @unchecked Sendable {
     /// The most watches it may hold (a test's `WatchSeams.limitWatches`).
     let watchBudget: Int?
     var ended = false
+    /// A watch moving here from a service that went away: once armed, it
+    /// reports what changed since the service last spoke (wall clock
+    /// seconds), except the files the service already reported with the
+    /// change time they still have.
+    var changedSince: (since: Double, reported: [FilePath: Double])? = nil
+    /// A watch moving here after the service saw a root deleted: a root
+    /// missing at the start is waited for (`waitForReappearance`), as if
+    /// this watch had seen it go.
+    var waitsForMissingRoots = false
 
     /// What is polled of one root: its job, and the tops of the polled
     /// subtrees (or the single file) with those not yet handed to the job.

@@ -22,6 +22,10 @@ extension ReaderMachine {
         if !client.ended {
             take(system.tracked(client.trackedLookups), for: client)
             client.trackedLookups = []
+            if let (since, reported) = client.changedSince {
+                client.changedSince = nil
+                reportChanged(client, since: since, except: reported)
+            }
             flushPolling(client, gate: gate)
         }
         return takeActions()
@@ -31,7 +35,12 @@ extension ReaderMachine {
     private mutating func armRoot(_ client: ReaderClient, _ index: Int, mounts: MountTable?) {
         let path = client.roots[index].path
         switch system.kind(path, follow: true) {
-        case .missing: return fail(client, FileWatchError(.noSuchPath(path)))
+        case .missing:
+            if client.waitsForMissingRoots, client.options.onRootDeleted == .waitForReappearance {
+                client.roots[index].waiting = true
+                return armSentinels(client)
+            }
+            return fail(client, FileWatchError(.noSuchPath(path)))
         case .directory: break
         case .other: client.roots[index].isFile = true
         }

@@ -153,6 +153,14 @@ extension ReaderMachine {
             client.tree.remove(node)
             release(node, kernelDropped: true)
         }
+        reportChanged(client, since: since, events: events)
+    }
+
+    /// Reports the files of `client`'s trees changed since `since` (wall
+    /// clock seconds) as `modified`, after `events`, leaving out those in
+    /// `except` whose change time is still the one it gives.
+    mutating func reportChanged(_ client: ReaderClient, since: Double, events: [FileEvent] = [], except: [FilePath: Double] = [:]) {
+        var events = events
         // Timestamps are coarse: look one second further back.
         let threshold = since - 1
         for index in client.roots.indices where !client.roots[index].waiting {
@@ -168,6 +176,12 @@ extension ReaderMachine {
             } catch {
                 client.send(events)
                 return fail(client, error)
+            }
+        }
+        if !except.isEmpty {
+            events.removeAll { event in
+                guard let known = except[event.path], let changed = system.changeTime(event.path) else { return false }
+                return abs(changed - known) < 1e-6
             }
         }
         client.send(events)

@@ -27,6 +27,9 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// Changes of `path` come from inotify.
         case inotify
+        /// Changes of `path` come from the service listening at `socket`
+        /// (`WatchOptions.usesService`).
+        case service(socket: FilePath)
         /// `path` is polled, a pass every `interval`.
         case polling(interval: Duration, reason: PollReason)
         /// A problem with `path` worth one line, said once until its cause
@@ -49,7 +52,7 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     public var isWarning: Bool {
         switch kind {
         case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable), .warning: return true
-        case .inotify, .polling: return false
+        case .inotify, .service, .polling: return false
         }
     }
 
@@ -59,6 +62,8 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .inotify:
             return "watching \(shown) with inotify"
+        case .service(let socket):
+            return "watching \(shown) through the service at \(Quoted.path(socket))"
         case .warning(let text):
             return text
         case .polling(let interval, .requested):

@@ -43,6 +43,12 @@ public struct WatchOptions: Sendable, Hashable {
     public var filterFiles: [String]
     /// The kinds of change reported; an `overflow` always is.
     public var kinds: Set<FileEvent.Kind>
+    /// Let a running `rwatch serve` (its default socket, or `WATCHMAN_SOCK`)
+    /// watch the paths when it can, so that every client of a root shares
+    /// one set of inotify watches; this process then holds none, and
+    /// watches by itself when there is no service or it goes away. What
+    /// is reported is the same either way. False always watches here.
+    public var usesService = true
     /// Report what the roots hold when the watch starts, as `created`, from
     /// the reader thread before any later change (each subscription then
     /// has its own registration).
@@ -51,6 +57,11 @@ public struct WatchOptions: Sendable, Hashable {
     /// every event passes the moment it is read (the version-control
     /// state must see a lock file when it appears, not when it is closed).
     package var coalescesSaves = true
+    /// A served watch asks the service to hold its results while git or
+    /// Mercurial rewrites the tree (watchman's `defer_vcs`): watch mode's
+    /// settling, done where the watches are, so that this process needs
+    /// no watch of its own on `.git`.
+    package var defersDuringVCS = false
     /// Tests: the environment git's configuration is read with (a test
     /// repository's own HOME and global config); nil is the process's.
     var gitEnvironment: GitConfiguration.Environment? = nil

@@ -1,0 +1,76 @@
+import SystemPackage
+
+/// Turns what a service's subscription says of each file (it exists or
+/// not, it is new since the last result, it is a directory) into the
+/// events a local watch would have given, with the same rule for
+/// temporary files: a new file is held for `window` from when it was
+/// first heard of, and is never a change if it goes again meanwhile (a
+/// save through `NAME.tmp.123` renamed over the real file reaches the
+/// subscriber as a `modified` of the real file only). Pure: time is passed
+/// in, and whether a held file is still there is asked of the caller.
+struct ServiceChanges {
+    /// One file of a subscription's result, by absolute path.
+    struct File: Equatable {
+        var path: FilePath
+        var exists: Bool
+        var isNew: Bool
+        var isDirectory: Bool
+    }
+
+    /// How long a new file is held: the save coalescer's fresh window.
+    let window: Double
+    /// New files heard of and not announced yet, with when they were first heard of.
+    private var held: [FilePath: Double] = [:]
+
+    init(window: Double = SaveCoalescer().freshWindow) {
+        self.window = window
+    }
+
+    /// The earliest moment a held file is due, if any.
+    var nextDeadline: Double? { held.values.min().map { $0 + window } }
+
+    /// What a result's `files`, heard at `now`, give at once.
+    mutating func take(_ files: [File], now: Double) -> [FileEvent] {
+        var events: [FileEvent] = []
+        for file in files {
+            if file.isDirectory {
+                if file.exists && file.isNew {
+                    events.append(FileEvent(path: file.path, kind: .created, isDirectory: true))
+                } else if !file.exists && !file.isNew {
+                    events.append(FileEvent(path: file.path, kind: .deleted, isDirectory: true))
+                }
+                // A directory that stays only had its entries change: they come on their own.
+                continue
+            }
+            switch (file.exists, file.isNew) {
+            case (true, true):
+                if held[file.path] == nil { held[file.path] = now }
+            case (true, false):
+                // Written again while held: still part of its making.
+                if held[file.path] == nil { events.append(FileEvent(path: file.path, kind: .modified)) }
+            case (false, _):
+                // Made and gone again before anyone heard of it: nothing changed.
+                if held.removeValue(forKey: file.path) == nil, !file.isNew {
+                    events.append(FileEvent(path: file.path, kind: .deleted))
+                }
+            }
+        }
+        return events
+    }
+
+    /// The held files due at `now`: `created` for those `exists` says are
+    /// still there.
+    mutating func expire(now: Double, exists: (FilePath) -> Bool) -> [FileEvent] {
+        var events: [FileEvent] = []
+        for (path, since) in held where since + window <= now {
+            held[path] = nil
+            if exists(path) { events.append(FileEvent(path: path, kind: .created)) }
+        }
+        return events.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+    }
+
+    /// Every held file, due now (the watch is ending or moving elsewhere).
+    mutating func releaseAll(exists: (FilePath) -> Bool) -> [FileEvent] {
+        expire(now: .infinity, exists: exists)
+    }
+}

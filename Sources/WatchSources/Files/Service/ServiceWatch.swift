@@ -1,0 +1,188 @@
+import Glibc
+import Signals
+import Synchronization
+import SystemPackage
+import WatchmanProtocol
+
+/// One `FileWatcher` subscription served by a running `rwatch serve` (or
+/// watchman): the service holds the inotify watches, shared with every
+/// other client of the same root, and this process holds none. The
+/// service's results go through rwatch's own rules (`ServiceFilter`) and
+/// temporary-file rule (`ServiceChanges`) into the same `EventSink` a
+/// local watch would feed, so what a subscriber sees does not depend on
+/// which of the two reports it.
+///
+/// If the service goes away (stopped, killed, or it cut this client off),
+/// the watch moves here: one warning, a local watch of the same paths, and
+/// a look at what changed since the service last spoke (files changed
+/// since then, not already reported), so nothing is lost in between.
+final class ServiceWatch: Sendable {
+    /// Where the watch is.
+    private enum Place {
+        case service
+        /// Moved to a local watch: the reader's client id.
+        case local(Int)
+        case ended
+    }
+
+    private let paths: [FilePath]
+    private let options: WatchOptions
+    private let sink: EventSink
+    private let connection: ServiceConnection
+    private let place = Locked<Place>(.service)
+    /// Numbers the subscriptions of this process, so their names differ.
+    private static let serial = Atomic<Int>(0)
+
+    private init(paths: [FilePath], options: WatchOptions, sink: EventSink, connection: ServiceConnection) {
+        self.paths = paths
+        self.options = options
+        self.sink = sink
+        self.connection = connection
+    }
+
+    /// Whether `options` and `paths` can be served: a recursive watch of
+    /// directories, every kind of change held whole, the backend left to
+    /// rwatch. Anything else is watched here, as before.
+    static func canServe(_ paths: [FilePath], _ options: WatchOptions) -> Bool {
+        guard options.usesService, options.backend == .auto, options.recursive, !options.reportsExisting,
+              options.coalescesSaves, !paths.isEmpty else { return false }
+        return paths.allSatisfy { FileSystem.kind($0, follow: true) == .directory && WatchSeams.watchBudget(for: [$0]) == nil }
+    }
+
+    /// Whether a watch of `paths` with `options` would be served now: it
+    /// can be, and a service answers.
+    static func wouldServe(_ paths: [FilePath], _ options: WatchOptions) -> Bool {
+        guard canServe(paths, options), let connection = ServiceConnection.connect(to: ServiceLocation.socketForWatches()) else {
+            return false
+        }
+        connection.close()
+        return true
+    }
+
+    /// Subscribes to the service for `paths`, returning once the service
+    /// watches them and has seen everything before the call (a sync
+    /// cookie); nil when no service answers or it will not watch one of
+    /// them: the caller then watches locally.
+    static func start(_ paths: [FilePath], options: WatchOptions, sink: EventSink) -> ServiceWatch? {
+        let socket = ServiceLocation.socketForWatches()
+        guard let connection = ServiceConnection.connect(to: socket) else { return nil }
+        let deadline = ContinuousClock.now + .seconds(120)
+        var served: [(path: FilePath, name: String, filter: ServiceFilter)] = []
+        do {
+            for path in paths {
+                let name = "rwatch-\(getpid())-\(serial.add(1, ordering: .relaxed).newValue)"
+                let root = try subscribe(connection, path: path, name: name, defersDuringVCS: options.defersDuringVCS, deadline: deadline)
+                served.append((path, name, ServiceFilter(root: root, options: options)))
+            }
+        } catch {
+            connection.close()
+            return nil
+        }
+        let watch = ServiceWatch(paths: paths, options: options, sink: sink, connection: connection)
+        for path in paths {
+            FileWatcher.announce(WatchNotice(path: path, kind: .service(socket: socket)))
+        }
+        let heard = Clocks.wall()
+        let loop = ServiceLoop(served: served, heard: heard)
+        let started = DetachedThread.start(name: "rwatch-service") { [watch] in
+            var loop = loop
+            watch.read(&loop)
+        }
+        if !started {
+            connection.close()
+            return nil
+        }
+        return watch
+    }
+
+    /// Asks the service to watch `path`, waits until it has seen what
+    /// happened before, and subscribes to everything under `path` from
+    /// then on. Returns `path` as the subscription names its files from.
+    private static func subscribe(_ connection: ServiceConnection, path: FilePath, name: String, defersDuringVCS: Bool,
+                                  deadline: ContinuousClock.Instant) throws(ServiceConnection.Failure) -> FilePath {
+        let watched = try connection.request(["watch-project", .bytes(path.bytes)], deadline: deadline)
+        guard let root = watched["watch"]?.stringBytes else { throw .malformed }
+        let relative = watched["relative_path"]?.stringBytes
+        let clock = try connection.request(["clock", .bytes(root), ["sync_timeout": 60_000]], deadline: deadline)
+        guard let since = clock["clock"] else { throw .malformed }
+        var query: WatchmanValue = [
+            "fields": ["name", "exists", "new", "type", "ctime_ns"],
+            "since": since,
+            "defer_vcs": .bool(defersDuringVCS),
+            "empty_on_fresh_instance": true,
+        ]
+        if let relative, !relative.isEmpty { query = query.setting("relative_root", to: .bytes(relative)) }
+        _ = try connection.request(["subscribe", .bytes(root), .string(name), query], deadline: deadline)
+        return path
+    }
+
+    /// Stops the watch, wherever it is now.
+    func end() {
+        let was = place.withLock { place -> Place in
+            defer { place = .ended }
+            return place
+        }
+        switch was {
+        case .service: connection.shutDown()
+        case .local(let id): InotifyReader.shared.remove(id)
+        case .ended: break
+        }
+    }
+
+    /// The service thread: reads results until the watch ends or the service goes.
+    private func read(_ loop: inout ServiceLoop) {
+        while readOnce(&loop) {}
+        connection.close()
+        if case .service = place.withLock({ $0 }) { moveHere(&loop) }
+    }
+
+    /// Handles the next result, or the moment a held file is due; false
+    /// once the connection is over (the watch ended, or the service went
+    /// or cut this client off).
+    private func readOnce(_ loop: inout ServiceLoop) -> Bool {
+        for value in connection.takePending() { handle(value, &loop) }
+        let wait = loop.nextDeadline.map { max(0, $0 - Clocks.monotonic()) }
+        let deadline = wait.map { ContinuousClock.now + .microseconds(Int64($0 * 1e6) + 1000) }
+        let outcome = Result { () throws(ServiceConnection.Failure) in try connection.receive(deadline: deadline) }
+        switch outcome {
+        case .success(let value): handle(value, &loop)
+        case .failure(.timedOut): break
+        case .failure: return false
+        }
+        sink.send(loop.expire(now: Clocks.monotonic()))
+        return !loop.cancelled
+    }
+
+    private func handle(_ value: WatchmanValue, _ loop: inout ServiceLoop) {
+        sink.send(loop.take(value, now: Clocks.monotonic(), wall: Clocks.wall()))
+    }
+
+    /// The service stopped serving: a root was deleted, or the service went
+    /// away (then one warning). Delivers what was held, and watches here,
+    /// reporting what changed since the service last spoke; a deleted root
+    /// is reported, then waited for or the end of the watch, as
+    /// `onRootDeleted` says.
+    private func moveHere(_ loop: inout ServiceLoop) {
+        sink.send(loop.releaseAll())
+        let gone = paths.filter { FileSystem.kind($0, follow: true) == .missing }
+        if gone.isEmpty {
+            let shown = paths.map { Quoted.path($0) }.joined(separator: " ")
+            WatchNotices.warnOnce(about: connection.socket,
+                                  "the service at \(Quoted.path(connection.socket)) went away: watching \(shown) with inotify")
+        } else {
+            sink.send(gone.map { FileEvent(path: $0, kind: .deleted, isDirectory: true) })
+            if options.onRootDeleted == .fail { return sink.fail(FileWatchError(.rootDeleted(gone[0]))) }
+        }
+        let reader = InotifyReader.shared
+        let client = ReaderClient(id: reader.makeID(), paths: paths, options: options, sink: sink)
+        client.changedSince = (loop.heard, loop.reported())
+        client.waitsForMissingRoots = true
+        reader.add(client)
+        let ended = place.withLock { place -> Bool in
+            if case .ended = place { return true }
+            place = .local(client.id)
+            return false
+        }
+        if ended { reader.remove(client.id) }
+    }
+}
