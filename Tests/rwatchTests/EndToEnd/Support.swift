@@ -77,7 +77,9 @@ final class RWatch: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             }
         }
-        var env: [String: String] = ["XDG_CACHE_HOME": Self.cacheHome, "NO_COLOR": "1"]
+        // No service unless a test starts one: a `rwatch serve` the person
+        // running the tests has on the default socket is not theirs.
+        var env: [String: String] = ["XDG_CACHE_HOME": Self.cacheHome, "NO_COLOR": "1", "WATCHMAN_SOCK": "/nonexistent/rwatch-tests/sock"]
         for name in ["PATH", "HOME", "TMPDIR", "LANG"] {
             if let value = getenv(name) { env[name] = String(cString: value) }
         }
