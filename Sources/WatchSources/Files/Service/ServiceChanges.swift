@@ -21,16 +21,44 @@ struct ServiceChanges {
     let window: Double
     /// New files heard of and not announced yet, with when they were first heard of.
     private var held: [FilePath: Double] = [:]
+    /// The files known to exist (hashes of their paths: 8 bytes each): a
+    /// new file under one of these names replaced it (a rename onto it, a
+    /// save through a temporary name) and is a modification, at once.
+    private var known = Set<Int>()
 
     init(window: Double = SaveCoalescer().freshWindow) {
         self.window = window
+    }
+
+    /// Notes that the file at `path` exists (what the service listed when
+    /// the watch began).
+    mutating func noteExisting(_ path: FilePath) {
+        known.insert(ServiceChanges.key(path))
+    }
+
+    private static func key(_ path: FilePath) -> Int {
+        path.withBytes { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            return hasher.finalize()
+        }
     }
 
     /// The earliest moment a held file is due, if any.
     var nextDeadline: Double? { held.values.min().map { $0 + window } }
 
     /// What a result's `files`, heard at `now`, give at once.
+    ///
+    /// A new file under a name that existed (another inode: a rename onto
+    /// it), or in a directory where, in the same result, a new or held
+    /// file vanished (the end of a save through a temporary name) is
+    /// `modified` at once, as a local watch reports the rename onto it;
+    /// any other new file is held.
     mutating func take(_ files: [File], now: Double) -> [FileEvent] {
+        var savedInto = Set<FilePath>()
+        for file in files where !file.exists && !file.isDirectory && (file.isNew || held[file.path] != nil) {
+            savedInto.insert(file.path.removingLastComponent())
+        }
         var events: [FileEvent] = []
         for file in files {
             if file.isDirectory {
@@ -42,7 +70,11 @@ struct ServiceChanges {
                 // A directory that stays only had its entries change: they come on their own.
                 continue
             }
+            let key = ServiceChanges.key(file.path)
+            let existed = file.exists ? !known.insert(key).inserted : known.remove(key) != nil
             switch (file.exists, file.isNew) {
+            case (true, true) where held[file.path] == nil && (existed || savedInto.contains(file.path.removingLastComponent())):
+                events.append(FileEvent(path: file.path, kind: .modified))
             case (true, true):
                 if held[file.path] == nil { held[file.path] = now }
             case (true, false):
@@ -50,7 +82,7 @@ struct ServiceChanges {
                 if held[file.path] == nil { events.append(FileEvent(path: file.path, kind: .modified)) }
             case (false, _):
                 // Made and gone again before anyone heard of it: nothing changed.
-                if held.removeValue(forKey: file.path) == nil, !file.isNew {
+                if held.removeValue(forKey: file.path) == nil, !file.isNew || existed {
                     events.append(FileEvent(path: file.path, kind: .deleted))
                 }
             }

@@ -15,9 +15,11 @@ struct ServiceLoop {
     /// The service cut this client off (it read too slowly).
     private(set) var cancelled = false
 
-    init(served: [(path: FilePath, name: String, filter: ServiceFilter)], heard: Double) {
+    /// `existing`: the files there when the watch began (absolute).
+    init(served: [(path: FilePath, name: String, filter: ServiceFilter)], heard: Double, existing: [FilePath] = []) {
         self.served = served
         self.heard = heard
+        for path in existing { changes.noteExisting(path) }
     }
 
     /// The earliest moment a held file is due (monotonic), if any.

@@ -68,11 +68,12 @@ final class ServiceWatch: Sendable {
         guard let connection = ServiceConnection.connect(to: socket) else { return nil }
         let deadline = ContinuousClock.now + .seconds(120)
         var served: [(path: FilePath, name: String, filter: ServiceFilter)] = []
+        var existing: [FilePath] = []
         do {
             for path in paths {
                 let name = "rwatch-\(getpid())-\(serial.add(1, ordering: .relaxed).newValue)"
-                let root = try subscribe(connection, path: path, name: name, defersDuringVCS: options.defersDuringVCS, deadline: deadline)
-                served.append((path, name, ServiceFilter(root: root, options: options)))
+                existing += try subscribe(connection, path: path, name: name, defersDuringVCS: options.defersDuringVCS, deadline: deadline)
+                served.append((path, name, ServiceFilter(root: path, options: options)))
             }
         } catch {
             connection.close()
@@ -83,7 +84,7 @@ final class ServiceWatch: Sendable {
             FileWatcher.announce(WatchNotice(path: path, kind: .service(socket: socket)))
         }
         let heard = Clocks.wall()
-        let loop = ServiceLoop(served: served, heard: heard)
+        let loop = ServiceLoop(served: served, heard: heard, existing: existing)
         let started = DetachedThread.start(name: "rwatch-service") { [watch] in
             var loop = loop
             watch.read(&loop)
@@ -97,14 +98,18 @@ final class ServiceWatch: Sendable {
 
     /// Asks the service to watch `path`, waits until it has seen what
     /// happened before, and subscribes to everything under `path` from
-    /// then on. Returns `path` as the subscription names its files from.
+    /// then on. Returns the files there when it began (absolute).
     private static func subscribe(_ connection: ServiceConnection, path: FilePath, name: String, defersDuringVCS: Bool,
-                                  deadline: ContinuousClock.Instant) throws(ServiceConnection.Failure) -> FilePath {
+                                  deadline: ContinuousClock.Instant) throws(ServiceConnection.Failure) -> [FilePath] {
         let watched = try connection.request(["watch-project", .bytes(path.bytes)], deadline: deadline)
         guard let root = watched["watch"]?.stringBytes else { throw .malformed }
         let relative = watched["relative_path"]?.stringBytes
         let clock = try connection.request(["clock", .bytes(root), ["sync_timeout": 60_000]], deadline: deadline)
         guard let since = clock["clock"] else { throw .malformed }
+        // The files there now: a new file under one of these names replaced it.
+        var listing: WatchmanValue = ["fields": ["name"], "expression": ["not", ["type", "d"]]]
+        if let relative, !relative.isEmpty { listing = listing.setting("relative_root", to: .bytes(relative)) }
+        let existing = try connection.request(["query", .bytes(root), listing], deadline: deadline)
         var query: WatchmanValue = [
             "fields": ["name", "exists", "new", "type", "ctime_ns"],
             "since": since,
@@ -113,7 +118,7 @@ final class ServiceWatch: Sendable {
         ]
         if let relative, !relative.isEmpty { query = query.setting("relative_root", to: .bytes(relative)) }
         _ = try connection.request(["subscribe", .bytes(root), .string(name), query], deadline: deadline)
-        return path
+        return (existing["files"]?.elements ?? []).compactMap { $0.stringBytes.map { path.pushing(FilePath(bytes: $0)) } }
     }
 
     /// Stops the watch, wherever it is now.

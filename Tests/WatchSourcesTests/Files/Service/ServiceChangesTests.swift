@@ -22,12 +22,33 @@ import WatchmanProtocol
         #expect(changes.nextDeadline == nil)
     }
 
+    @Test func aRealFileReplacedByARenameIsModifiedAtOnceNotHeldAsNew() {
+        var changes = ServiceChanges(window: 0.2)
+        // Another inode under the real name: new to the service.
+        let events = changes.take([File(path: temporary, exists: false, isNew: true, isDirectory: false),
+                                   File(path: real, exists: true, isNew: true, isDirectory: false)], now: 1)
+        #expect(events == [FileEvent(path: real, kind: .modified)])
+        #expect(changes.nextDeadline == nil)
+        // Alone in its result, a new file may be a temporary one: held.
+        #expect(changes.take([File(path: FilePath("/t/other.c"), exists: true, isNew: true, isDirectory: false)], now: 2).isEmpty)
+    }
+
+    @Test func aNewFileUnderANameThatExistedIsAModificationAtOnce() {
+        var changes = ServiceChanges(window: 0.2)
+        changes.noteExisting(real)
+        // The temporary file was never seen by the service: only the real name, another inode.
+        #expect(changes.take([File(path: real, exists: true, isNew: true, isDirectory: false)], now: 1) == [FileEvent(path: real, kind: .modified)])
+        // Deleted, then made anew: new again, and held.
+        #expect(changes.take([File(path: real, exists: false, isNew: false, isDirectory: false)], now: 2) == [FileEvent(path: real, kind: .deleted)])
+        #expect(changes.take([File(path: real, exists: true, isNew: true, isDirectory: false)], now: 3).isEmpty)
+    }
+
     @Test func aSaveSplitAcrossTwoResultsIsStillOneModification() {
         var changes = ServiceChanges(window: 0.2)
         #expect(changes.take([File(path: temporary, exists: true, isNew: true, isDirectory: false)], now: 1).isEmpty)
         #expect(changes.nextDeadline == 1.2)
         let events = changes.take([File(path: temporary, exists: false, isNew: false, isDirectory: false),
-                                   File(path: real, exists: true, isNew: false, isDirectory: false)], now: 1.1)
+                                   File(path: real, exists: true, isNew: true, isDirectory: false)], now: 1.1)
         #expect(events == [FileEvent(path: real, kind: .modified)])
         #expect(changes.expire(now: 1.3) { _ in true }.isEmpty)
     }
