@@ -12,6 +12,9 @@ all subscribed to the root with fields ["name"]):
              add to the next subscriber's time
   rss        the server's VmRSS after the rounds, MB
 
+With --big, the tree is bench.py's 100,000 files in 10,100 directories
+(subscriptions then ask for an empty first result).
+
 With --slow, a further client subscribes and never reads: the latency of
 the others with it present (rwatch cuts it off at its queue bound).
 
@@ -28,7 +31,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench import Server  # noqa: E402
+from bench import Server, make_tree  # noqa: E402
 
 import pywatchman  # noqa: E402
 
@@ -45,12 +48,14 @@ def names(pdu):
     return pdu.get("files") or []
 
 
-def measure(server, tree, subscribers, rounds, slow):
+def measure(server, tree, subscribers, rounds, slow, big=False):
     clients = [server.client() for _ in range(subscribers)]
     root = clients[0].query("watch-project", tree)["watch"]
     clients[0].query("clock", root, {"sync_timeout": 60000})
+    # On the big tree the first result would list 100,000 names to each subscriber.
+    spec = {"fields": ["name"], "empty_on_fresh_instance": True} if big else {"fields": ["name"]}
     for client in clients:
-        client.query("subscribe", root, "s", {"fields": ["name"]})
+        client.query("subscribe", root, "s", spec)
         while not client.getSubscription("s"):
             client.receive()
     lazy = None
@@ -102,6 +107,7 @@ def main():
     parser.add_argument("--watchman", default="/usr/bin/watchman")
     parser.add_argument("--rounds", type=int, default=100)
     parser.add_argument("--slow", action="store_true")
+    parser.add_argument("--big", action="store_true", help="the 100,000-file tree of bench.py instead of 1,000 files")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="subscribe-bench-")
     try:
@@ -109,10 +115,11 @@ def main():
         for subscribers in (1, 100):
             for kind, binary in (("watchman", options.watchman), ("rwatch", options.rwatch)):
                 tree = tempfile.mkdtemp(prefix="tree-", dir=work)
-                make_small_tree(tree)
+                shutil.rmtree(tree)
+                (make_tree if options.big else make_small_tree)(tree)
                 server = Server(kind, binary, work)
                 try:
-                    row = measure(server, tree, subscribers, options.rounds, options.slow)
+                    row = measure(server, tree, subscribers, options.rounds, options.slow, options.big)
                 finally:
                     server.stop()
                     shutil.rmtree(tree, ignore_errors=True)
