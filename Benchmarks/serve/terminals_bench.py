@@ -10,7 +10,8 @@ monorepo would run:
 
 For each: the inotify watches held in total (every process's
 /proc/PID/fdinfo), their resident memory in total (VmRSS, the service's
-included), and the time from starting each terminal to its watch being in
+included; and PSS, which counts the pages the processes share, rwatch's
+own code among them, once), and the time from starting each terminal to its watch being in
 place (its `-v` line: "watching … with inotify" or "… through the service").
 
     swift build -c release --product rwatch --scratch-path .build-release
@@ -41,6 +42,16 @@ def watches(pid):
     except OSError:
         pass
     return total
+
+
+def pss_mb(pid):
+    """Proportional set size: pages shared by several processes (the same
+    binary's code) counted once in total, shared out among them."""
+    with open(f"/proc/{pid}/smaps_rollup") as rollup:
+        for line in rollup:
+            if line.startswith("Pss:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
 
 
 def rss_mb(pid):
@@ -91,7 +102,9 @@ def scenario(binary, tree, work, served):
             armed.append(wait_armed(process, log, started, marker))
         time.sleep(0.5)
         pids = [p.pid for p, _ in terminals] + ([service.pid] if service else [])
-        return sum(watches(pid) for pid in pids), sum(rss_mb(pid) for pid in pids), armed
+        if os.environ.get("SHOW_EACH"):
+            print([(watches(pid), round(rss_mb(pid), 1), round(pss_mb(pid), 1)) for pid in pids], file=sys.stderr)
+        return (sum(watches(pid) for pid in pids), sum(rss_mb(pid) for pid in pids), sum(pss_mb(pid) for pid in pids), armed)
     finally:
         for process, log in terminals:
             process.terminate()
@@ -112,13 +125,13 @@ def main():
     try:
         tree = os.path.join(work, "tree")
         make_tree(tree)
-        print("| three terminals | inotify watches | RSS in total, MB | armed: 1st / 2nd / 3rd terminal, s |")
-        print("|---|---:|---:|---:|")
+        print("| three terminals | inotify watches | RSS in total, MB | PSS in total, MB | armed: 1st / 2nd / 3rd terminal, s |")
+        print("|---|---:|---:|---:|---:|")
         for _ in range(args.runs):
             for served in (False, True):
-                count, rss, armed = scenario(binary, tree, work, served)
+                count, rss, pss, armed = scenario(binary, tree, work, served)
                 name = "beside one rwatch serve" if served else "each alone (--no-service)"
-                print(f"| {name} | {count:,} | {rss:.1f} | {' / '.join(f'{a:.2f}' for a in armed)} |", flush=True)
+                print(f"| {name} | {count:,} | {rss:.1f} | {pss:.1f} | {' / '.join(f'{a:.2f}' for a in armed)} |", flush=True)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

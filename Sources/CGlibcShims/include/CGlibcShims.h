@@ -6,6 +6,7 @@
 
 #include <spawn.h>
 #include <stddef.h>
+#include <malloc.h>
 
 /// pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically.
 int CGlibcShims_pipe2(int fds[_Nonnull 2], int flags);

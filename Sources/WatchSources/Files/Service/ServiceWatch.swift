@@ -1,3 +1,4 @@
+internal import CGlibcShims
 import Glibc
 import Signals
 import Synchronization
@@ -85,6 +86,9 @@ final class ServiceWatch: Sendable {
         }
         let heard = Clocks.wall()
         let loop = ServiceLoop(served: served, heard: heard, existing: existing)
+        // The listing was decoded in full, then kept as hashes: give its memory back.
+        existing = []
+        malloc_trim(0)
         let started = DetachedThread.start(name: "rwatch-service") { [watch] in
             var loop = loop
             watch.read(&loop)
