@@ -195,6 +195,37 @@ import Testing
         #expect(poll.notices.count == 1)
     }
 
+    /// vim's backup save, with passes between its steps: the file is
+    /// renamed to an ignored backup name (`a.txt~`), written anew, and the
+    /// backup removed. Whatever the passes see of it, it is one change.
+    @Test func aSaveThroughABackupRenameIsOneModification() {
+        let poll = Polling()
+        poll.files.write("/w/a.txt", size: 3)
+        poll.pass()
+        poll.files.rename("/w/a.txt", to: "/w/a.txt~")
+        var events = poll.pass()
+        poll.files.write("/w/a.txt", size: 4)
+        poll.files.remove("/w/a.txt~")
+        for _ in 0..<6 {
+            events += poll.pass(after: 0.1)
+            events += poll.events(poll.machine.expire(at: poll.now))
+        }
+        #expect(events == [event("/w/a.txt", .modified)])
+    }
+
+    /// A rewrite in place caught between its truncation and its write
+    /// waits a pass (`PollMachine.emptied`): one change, not two.
+    @Test func aRewriteInPlaceSeenEmptyIsOneChange() {
+        let poll = Polling()
+        poll.files.write("/w/app.c", size: 7)
+        poll.pass()
+        poll.files.write("/w/app.c", size: 0)
+        #expect(poll.pass().isEmpty)
+        poll.files.write("/w/app.c", size: 12)
+        #expect(poll.pass() == [event("/w/app.c", .modified)])
+        #expect(poll.pass().isEmpty)
+    }
+
     /// The times of a directory older than a second prove its names did
     /// not change: only the subtree's top is listed again, every file `stat`-ed.
     @Test func anUnchangedDirectoryIsNotListedAgain() {
