@@ -15,8 +15,8 @@ import Testing
         var now = 50.0
         var notices: [PollMachine.Notice] = []
 
-        init(root: String = "/w", isFile: Bool = false) {
-            let options = WatchOptions(useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false,
+        init(root: String = "/w", isFile: Bool = false, exclude: [String] = []) {
+            let options = WatchOptions(exclude: exclude, useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false,
                                        backend: .poll(interval: .milliseconds(100)))
             machine = PollMachine(rootPath: FilePath(root), filter: PathFilter(root: FilePath(root), options: options),
                                   subtrees: [PollMachine.Subtree(relative: [], path: FilePath(root).bytes, isFile: isFile)])
@@ -224,6 +224,38 @@ import Testing
         poll.files.write("/w/app.c", size: 12)
         #expect(poll.pass() == [event("/w/app.c", .modified)])
         #expect(poll.pass().isEmpty)
+    }
+
+    /// A directory renamed within the tree is one move, whichever of its
+    /// two places the pass reaches first; what it holds is not reported.
+    @Test(arguments: [("/w/a/d", "/w/z/d"), ("/w/z/d", "/w/a/d")])
+    func aDirectoryMovedWithinTheTreeIsOneMove(_ from: String, _ to: String) {
+        let poll = Polling()
+        poll.files.mkdir("/w/a")
+        poll.files.mkdir("/w/z")
+        poll.files.mkdir(from)
+        poll.files.write(from + "/f", size: 1)
+        poll.pass()
+        poll.files.rename(from, to: to)
+        let events = poll.pass()
+        #expect(events.map(\.kind) == [.movedFrom, .movedTo])
+        #expect(events.map(\.path) == [FilePath(from), FilePath(to)])
+        #expect(events.allSatisfy { $0.isDirectory })
+        poll.files.write(to + "/f", size: 2)
+        #expect(poll.pass() == [event(to + "/f", .modified)])
+    }
+
+    /// An excluded name is kept by name only: never `stat`-ed, never reported.
+    @Test func anExcludedNameIsNeverStatted() {
+        let poll = Polling(exclude: ["*.log"])
+        poll.files.write("/w/a.txt", size: 1)
+        poll.pass()
+        let stats = poll.files.stats
+        for size in 1...3 {
+            poll.files.write("/w/build.log", size: Int64(size))
+            #expect(poll.pass().isEmpty)
+        }
+        #expect(poll.files.stats - stats == 3)
     }
 
     /// The times of a directory older than a second prove its names did
