@@ -5,7 +5,7 @@ watching the same tree at once, in one run; then rwatch's inotify path on
 the same tree (armed time, peak RSS), against an older probe if one is given.
 
     swift build -c release --package-path Benchmarks/files
-    python3 Benchmarks/polling/bench.py [--quick] [--old-probe PATH] [--only rwatch]
+    python3 Benchmarks/polling/bench.py [--quick] [--old-probe PATH] [--only rwatch] [--probe PATH]
 
 Needs `pip install watchfiles` and `apt-get install fswatch`.
 
@@ -34,7 +34,9 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PROBE = os.path.join(HERE, "..", "files", ".build", "release", "files-probe")
+# --probe PATH: a probe built elsewhere (another worktree's build folder).
+PROBE = (sys.argv[sys.argv.index("--probe") + 1] if "--probe" in sys.argv
+         else os.path.join(HERE, "..", "files", ".build", "release", "files-probe"))
 QUICK = "--quick" in sys.argv
 TREE = "/tmp/rwatch-bench-tree" + ("-quick" if QUICK else "")
 TOP, SUB, PER_DIR = (10, 100, 10) if QUICK else (100, 100, 10)

@@ -16,7 +16,7 @@ final class InotifyReader: Sendable {
         case add(ReaderClient, ArmGate?)
         case remove(Int)
         /// What a poll job of client `client` says besides its changes.
-        case pollNotice(client: Int, job: Int, PollJob.Notice)
+        case pollNotice(client: Int, job: Int, PollMachine.Notice)
         /// What git tracks among the paths its rules ignore, by repository
         /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
         case tracked(client: Int, [FilePath: TrackedFiles])
@@ -71,7 +71,7 @@ final class InotifyReader: Sendable {
 
     /// What a poll job says besides the changes it delivered (its root is
     /// gone, a rule file changed).
-    func pollNotice(client: Int, job: Int, _ notice: PollJob.Notice) {
+    func pollNotice(client: Int, job: Int, _ notice: PollMachine.Notice) {
         submit(.pollNotice(client: client, job: job, notice))
     }
 

@@ -82,7 +82,7 @@ final class ReaderClient: @unchecked Sendable {
     struct PolledRoot {
         var job: Int?
         var subtrees: Set<FilePath> = []
-        var pending: [PollJob.Subtree] = []
+        var pending: [PollMachine.Subtree] = []
     }
 
     init(id: Int, paths: [FilePath], options: WatchOptions, sink: EventSink) {

@@ -36,7 +36,7 @@ extension ReaderMachine {
     mutating func queuePoll(_ client: ReaderClient, _ index: Int, path: FilePath, isFile: Bool = false, reportsFirstScan: Bool) {
         let relative = FileSystem.relative(path, to: client.roots[index].path) ?? FilePath()
         client.polling[index, default: ReaderClient.PolledRoot()].subtrees.insert(path)
-        client.polling[index]?.pending.append(PollJob.Subtree(
+        client.polling[index]?.pending.append(PollMachine.Subtree(
             relative: relative.bytes, path: path.bytes, isFile: isFile, reportsFirstScan: reportsFirstScan))
     }
 
@@ -93,7 +93,7 @@ extension ReaderMachine {
 
     /// What poll job `jobID` of client `clientID` says besides changes
     /// (which it delivered itself).
-    mutating func pollNotice(_ clientID: Int, job jobID: Int, _ notice: PollJob.Notice) -> [Action] {
+    mutating func pollNotice(_ clientID: Int, job jobID: Int, _ notice: PollMachine.Notice) -> [Action] {
         guard let client = clients.first(where: { $0.id == clientID }), !client.ended,
               let index = client.polling.first(where: { $0.value.job == jobID })?.key
         else { return takeActions() }

@@ -10,17 +10,17 @@ extension DirectoryScan {
         settleVanished(&changes)
         settleAppeared(&changes)
         let hasIgnoreFile = queueChildren(&stack)
-        job.tree[index].entries = entries
-        job.tree[index].names = names
-        job.tree[index].hasIgnoreFile = hasIgnoreFile
-        if rulesChanged, job.filter.readsDirectoryRuleFiles {
+        machine.tree[index].entries = entries
+        machine.tree[index].names = names
+        machine.tree[index].hasIgnoreFile = hasIgnoreFile
+        if rulesChanged, machine.filter.readsDirectoryRuleFiles {
             // An ignore file changed after the check at the start: its rules
             // apply from the next pass on.
-            job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
-            job.rulesChanged = true
-            job.bumpGeneration()
+            machine.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+            machine.rulesChanged = true
+            machine.bumpGeneration()
         }
-        if !immediate.isEmpty { job.deliver(immediate) }
+        if !immediate.isEmpty { machine.deliver(immediate) }
     }
 
     /// The old entries not seen in the listing vanished; the new listing
@@ -55,11 +55,11 @@ extension DirectoryScan {
             let where_ = path(name)
             if entry.isDirectory {
                 if entry.child >= 0 {
-                    let child = job.tree[entry.child]
-                    job.tree[entry.child].parent = -1
+                    let child = machine.tree[entry.child]
+                    machine.tree[entry.child].parent = -1
                     let identity = PollTree.Identity(device: child.device, inode: child.inode)
-                    job.vanishedDirectories[identity] = .init(index: entry.child, path: where_,
-                                                              reported: entry.flags.contains(.reported))
+                    machine.vanishedDirectories[identity] = .init(index: entry.child, path: where_,
+                                                                  reported: entry.flags.contains(.reported))
                 } else if entry.flags.contains(.reported) {
                     changes.direct.append(PollChanges.event(where_, .deleted, isDirectory: true))
                 }
@@ -89,15 +89,15 @@ extension DirectoryScan {
                 continue
             }
             let identity = PollTree.Identity(device: onDevice, inode: entry.inode)
-            if let moved = job.vanishedDirectories.removeValue(forKey: identity) {
+            if let moved = machine.vanishedDirectories.removeValue(forKey: identity) {
                 adopt(moved.index, at: position)
                 changes.directoryMoves.append(.init(from: moved.path, to: where_, fromReported: moved.reported, toReported: reported))
             } else if let elsewhere = movedFromAPlaceNotScannedYet(identity) {
                 adopt(elsewhere.index, at: position)
                 changes.directoryMoves.append(.init(from: elsewhere.path, to: where_, fromReported: elsewhere.reported, toReported: reported))
             } else {
-                entries[position].child = job.tree.make(device: onDevice, inode: entry.inode, parent: index,
-                                                        generation: job.generation, baseline: false)
+                entries[position].child = machine.tree.make(device: onDevice, inode: entry.inode, parent: index,
+                                                            generation: machine.generation, baseline: false)
                 changes.appeared.append(PollChanges.Item(
                     path: where_, identity: identity, size: 0, modified: 0, isDirectory: true,
                     reported: reported, replaced: replaced))
@@ -123,26 +123,25 @@ extension DirectoryScan {
 
     /// Makes the snapshot `child` (a directory that moved) the one at `position`.
     private mutating func adopt(_ child: Int32, at position: Int) {
-        job.tree[child].parent = index
+        machine.tree[child].parent = index
         entries[position].child = child
         // Its paths changed: the filter decides its entries again, silently.
-        job.tree.invalidate(child)
+        machine.tree.invalidate(child)
     }
 
     /// A directory with this identity still in the snapshot at a place this
     /// pass has not reached, which no longer holds it: it moved here.
-    private func movedFromAPlaceNotScannedYet(_ identity: PollTree.Identity) -> PollJob.VanishedDirectory? {
-        guard let candidate = job.tree.byIdentity[identity], candidate != index,
-              job.tree[candidate].parent >= 0, let oldPath = snapshotPath(of: candidate)
+    private func movedFromAPlaceNotScannedYet(_ identity: PollTree.Identity) -> PollMachine.VanishedDirectory? {
+        guard let candidate = machine.tree.byIdentity[identity], candidate != index,
+              machine.tree[candidate].parent >= 0, let oldPath = snapshotPath(of: candidate)
         else { return nil }
         var info = stat()
-        let stillThere = (oldPath + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
-        } && UInt64(info.st_ino) == identity.inode && UInt64(info.st_dev) == identity.device
+        let stillThere = system.status(of: oldPath + [0], following: false, &info)
+            && UInt64(info.st_ino) == identity.inode && UInt64(info.st_dev) == identity.device
         guard !stillThere else { return nil }
-        let parent = job.tree[candidate].parent
-        let reported = job.tree[parent].entries.first { $0.child == candidate }?.flags.contains(.reported) ?? false
-        job.tree.detach(candidate)
+        let parent = machine.tree[candidate].parent
+        let reported = machine.tree[parent].entries.first { $0.child == candidate }?.flags.contains(.reported) ?? false
+        machine.tree.detach(candidate)
         return .init(index: candidate, path: oldPath, reported: reported)
     }
 
@@ -157,9 +156,9 @@ extension DirectoryScan {
                 for component in components.reversed() { path += [UInt8(ascii: "/")] + component }
                 return path
             }
-            let parent = job.tree[current].parent
+            let parent = machine.tree[current].parent
             if parent < 0 {
-                guard let top = job.subtrees.first(where: { $0.top == current }) else { return nil }
+                guard let top = machine.subtrees.first(where: { $0.top == current }) else { return nil }
                 var path = top.path
                 for component in components.reversed() { path += [UInt8(ascii: "/")] + component }
                 return path
@@ -168,7 +167,7 @@ extension DirectoryScan {
                 guard let entry = entries.first(where: { $0.child == current }) else { return nil }
                 components.append(Array(names[Int(entry.nameStart)..<Int(entry.nameStart) + Int(entry.nameLength)]))
             } else {
-                let directory = job.tree[parent]
+                let directory = machine.tree[parent]
                 guard let entry = directory.entries.first(where: { $0.child == current }) else { return nil }
                 components.append(Array(directory.name(entry)))
             }

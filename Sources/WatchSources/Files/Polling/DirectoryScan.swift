@@ -4,8 +4,9 @@ import SystemPackage
 /// The scan of one directory in progress: the snapshot taken out of the
 /// tree (so it is mutated in place, not copied), the new listing, and what
 /// appeared and vanished in it.
-struct DirectoryScan {
-    let job: PollJob
+struct DirectoryScan<System: PollSystem> {
+    let machine: PollMachine
+    let system: System
     let item: Pending
     let descriptor: Int32
     let index: Int32
@@ -36,33 +37,34 @@ struct DirectoryScan {
     /// Positions of directories whose listing must be read (new, changed, or changed lately).
     var mustList: Set<Int> = []
 
-    typealias Pending = PollJob.Pending
+    typealias Pending = PollMachine.Pending
 
-    init(job: PollJob, item: Pending, descriptor: Int32) {
-        self.job = job
+    init(machine: PollMachine, system: System, item: Pending, descriptor: Int32) {
+        self.machine = machine
+        self.system = system
         self.item = item
         self.descriptor = descriptor
         index = item.index
-        device = job.tree[index].device
-        baseline = job.tree[index].baseline
-        restate = job.tree[index].generation != job.generation
-        job.tree[index].baseline = false
+        device = machine.tree[index].device
+        baseline = machine.tree[index].baseline
+        restate = machine.tree[index].generation != machine.generation
+        machine.tree[index].baseline = false
         // Ignore files first: their rules decide the other names.
-        if job.filter.readsDirectoryRuleFiles {
-            let directory = job.tree[index]
+        if machine.filter.readsDirectoryRuleFiles {
+            let directory = machine.tree[index]
             let recheck = item.mustList || directory.hasIgnoreFile
-            if (job.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && job.ignoreFilesChanged(descriptor, index)) {
-                job.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
-                job.rulesChanged = true
-                if !job.reloadIgnoreFiles { job.bumpGeneration() }
+            if (machine.reloadIgnoreFiles && directory.hasIgnoreFile) || (recheck && machine.ignoreFilesChanged(descriptor, index, system)) {
+                machine.filter.loadDirectory(FilePath(bytes: item.relative), at: FilePath(bytes: item.path.dropLast()))
+                machine.rulesChanged = true
+                if !machine.reloadIgnoreFiles { machine.bumpGeneration() }
                 restate = true
             }
         }
-        job.tree[index].generation = job.generation
-        old = job.tree[index].entries
-        oldNames = job.tree[index].names
-        job.tree[index].entries = []
-        job.tree[index].names = []
+        machine.tree[index].generation = machine.generation
+        old = machine.tree[index].entries
+        oldNames = machine.tree[index].names
+        machine.tree[index].entries = []
+        machine.tree[index].names = []
     }
 
     var oldCount: Int { old.count }
@@ -148,7 +150,7 @@ struct DirectoryScan {
 
     /// `fstatat` of a name from the listing (NUL-terminated where it lies).
     private func fileStatus(_ name: UnsafeRawBufferPointer, _ info: inout stat) -> Bool {
-        fstatat(descriptor, name.baseAddress!.assumingMemoryBound(to: CChar.self), &info, AT_SYMLINK_NOFOLLOW) == 0
+        system.status(at: descriptor, name.baseAddress!.assumingMemoryBound(to: CChar.self), &info)
     }
 
     /// One name of the listing; `name` is NUL-terminated where it lies.
@@ -209,10 +211,10 @@ struct DirectoryScan {
             status = info
             isDirectory = info.st_mode & S_IFMT == S_IFDIR
         }
-        let flags = job.decide(item.relative, name, isDirectory: isDirectory)
+        let flags = machine.decide(item.relative, name, isDirectory: isDirectory)
         if flags.contains(.skipped) {
             // Ignored now: forgotten without a word.
-            if !wasSkipped, entry.child >= 0 { job.tree.release(entry.child) }
+            if !wasSkipped, entry.child >= 0 { machine.tree.release(entry.child) }
             keep(PollEntry(nameStart: entry.nameStart, nameLength: entry.nameLength, flags: flags), name: name, at: position)
             return false
         }
@@ -232,15 +234,15 @@ struct DirectoryScan {
         guard status != nil || fileStatus(name, &info) else { return vanish(position, name) }
         let isDirectory = info.st_mode & S_IFMT == S_IFDIR
         var fresh = PollEntry(nameStart: entry.nameStart, nameLength: entry.nameLength,
-                              flags: isDirectory == flags.contains(.directory) ? flags : job.decide(item.relative, name, isDirectory: isDirectory))
+                              flags: isDirectory == flags.contains(.directory) ? flags : machine.decide(item.relative, name, isDirectory: isDirectory))
         if fresh.flags.contains(.skipped) {
             keep(fresh, name: name, at: position)
             return
         }
         fresh.record(info)
         if isDirectory {
-            fresh.child = job.tree.make(device: UInt64(info.st_dev), inode: fresh.inode, parent: index,
-                                        generation: job.generation, baseline: true)
+            fresh.child = machine.tree.make(device: UInt64(info.st_dev), inode: fresh.inode, parent: index,
+                                            generation: machine.generation, baseline: true)
             mustList.insert(keep(fresh, name: name, at: position))
         } else {
             keep(fresh, name: name, at: position)
@@ -251,7 +253,7 @@ struct DirectoryScan {
     private mutating func compare(_ entry: PollEntry, _ position: Int, _ name: UnsafeRawBufferPointer, _ info: stat) {
         var entry = entry
         let isDirectory = info.st_mode & S_IFMT == S_IFDIR
-        let sameDevice = !isDirectory || entry.child < 0 || job.tree[entry.child].device == UInt64(info.st_dev)
+        let sameDevice = !isDirectory || entry.child < 0 || machine.tree[entry.child].device == UInt64(info.st_dev)
         if isDirectory != entry.isDirectory || UInt64(info.st_ino) != entry.inode || !sameDevice {
             return replaced(entry, position, name, info)
         }
@@ -260,7 +262,7 @@ struct DirectoryScan {
         let contentChanged = modified != entry.modified || (!isDirectory && Int64(info.st_size) != entry.size)
         let metadataChanged = UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || changed != entry.changed
         if entry.flags.contains(.ignoreFile), contentChanged || metadataChanged { rulesChanged = true }
-        if !baseline, entry.flags.contains(.reported), isDirectory || job.held.isEmpty || !job.held.contains(path(name)) {
+        if !baseline, entry.flags.contains(.reported), isDirectory || machine.held.isEmpty || !machine.held.contains(path(name)) {
             if !isDirectory, contentChanged {
                 reportWrite(path(name), isEmpty: info.st_size == 0)
             } else if !isDirectory ? metadataChanged : (UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || (metadataChanged && !contentChanged)) {
@@ -270,7 +272,7 @@ struct DirectoryScan {
         entry.record(info)
         let kept = keep(entry, name: name, at: position)
         // Names may have come or gone, or may yet within the same clock tick.
-        if isDirectory, contentChanged || metadataChanged || max(modified, changed) >= job.recentSince {
+        if isDirectory, contentChanged || metadataChanged || max(modified, changed) >= machine.recentSince {
             mustList.insert(kept)
         }
     }
@@ -278,12 +280,12 @@ struct DirectoryScan {
     /// A reported file whose content changed. Found empty, it may be a
     /// rewrite in place caught between its truncation and its write (vim's
     /// and gofmt's saves, a shell's `>`): its change waits for the next
-    /// pass (`PollJob.emptied`), which makes the write part of it.
+    /// pass (`PollMachine.emptied`), which makes the write part of it.
     private mutating func reportWrite(_ path: [UInt8], isEmpty: Bool) {
-        if !job.emptied.isEmpty, job.emptied.remove(path) != nil {
+        if !machine.emptied.isEmpty, machine.emptied.remove(path) != nil {
             immediate.append(PollChanges.event(path, .modified))
         } else if isEmpty {
-            job.emptiedNow.insert(path)
+            machine.emptiedNow.insert(path)
         } else {
             immediate.append(PollChanges.event(path, .modified))
         }
@@ -295,7 +297,7 @@ struct DirectoryScan {
         if entry.flags.contains(.ignoreFile) { rulesChanged = true }
         vanished.append((entry, Array(name), true))
         var fresh = PollEntry(nameStart: entry.nameStart, nameLength: entry.nameLength,
-                              flags: job.decide(item.relative, name, isDirectory: isDirectory))
+                              flags: machine.decide(item.relative, name, isDirectory: isDirectory))
         fresh.record(info)
         if fresh.flags.contains(.skipped) {
             fresh = PollEntry(nameStart: entry.nameStart, nameLength: entry.nameLength, flags: fresh.flags)
@@ -318,7 +320,7 @@ struct DirectoryScan {
             haveStatus = true
             isDirectory = info.st_mode & S_IFMT == S_IFDIR
         }
-        var flags = job.decide(item.relative, name, isDirectory: isDirectory)
+        var flags = machine.decide(item.relative, name, isDirectory: isDirectory)
         if flags.contains(.skipped) {
             // Its inode (from the listing, no `stat`) tells whether a
             // reported file was just renamed to this name.
@@ -328,7 +330,7 @@ struct DirectoryScan {
         }
         guard haveStatus || fileStatus(name, &info) else { return }
         if (info.st_mode & S_IFMT == S_IFDIR) != isDirectory {
-            flags = job.decide(item.relative, name, isDirectory: !isDirectory)
+            flags = machine.decide(item.relative, name, isDirectory: !isDirectory)
             if flags.contains(.skipped) {
                 keep(PollEntry(nameStart: 0, nameLength: 0, flags: flags), name: name, at: -1)
                 return
@@ -338,8 +340,8 @@ struct DirectoryScan {
         var entry = PollEntry(nameStart: 0, nameLength: 0, flags: flags)
         entry.record(info)
         if baseline, entry.isDirectory {
-            entry.child = job.tree.make(device: UInt64(info.st_dev), inode: entry.inode, parent: index,
-                                        generation: job.generation, baseline: true)
+            entry.child = machine.tree.make(device: UInt64(info.st_dev), inode: entry.inode, parent: index,
+                                            generation: machine.generation, baseline: true)
         }
         let position = keep(entry, name: name, at: -1)
         if entry.isDirectory { mustList.insert(position) }

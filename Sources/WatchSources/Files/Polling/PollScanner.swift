@@ -10,7 +10,7 @@ final class PollScanner: Sendable {
     enum Command: Sendable {
         case start(PollJob)
         case stop(job: Int)
-        case add(job: Int, PollJob.Subtree)
+        case add(job: Int, PollMachine.Subtree)
         case remove(job: Int, under: [UInt8])
         case replaceFilter(job: Int, PathFilter)
         case replaceTracked(job: Int, TrackedFiles)
@@ -82,16 +82,13 @@ final class PollScanner: Sendable {
     fileprivate func finishIfIdle() -> Bool { inbox.finishIfIdle() }
 }
 
-/// The poll thread's loop: runs each job's pass when it is due. A pass
-/// starts every interval; one that takes longer than half the interval
-/// pushes the next one back, so that polling a huge tree never takes a
-/// whole core.
+/// The poll thread's loop: runs each job's pass when it is due
+/// (`PollSchedule` decides when), and waits in `poll(2)` for the next one
+/// or a command.
 private final class PollLoop {
     let scanner: PollScanner
     var jobs: [PollJob] = []
-    /// Fences to pass to the reader after the next passes, with how many
-    /// passes of every job each still waits for.
-    var fences: [(gate: ArmGate, passes: Int)] = []
+    var schedule = PollSchedule<ArmGate>()
 
     init(scanner: PollScanner) {
         self.scanner = scanner
@@ -102,12 +99,11 @@ private final class PollLoop {
             for command in scanner.takeCommands() { execute(command) }
             if jobs.isEmpty {
                 // No pass left to wait for.
-                for fence in fences { fence.gate.release() }
-                fences.removeAll()
+                for gate in schedule.noJobs() { gate.release() }
                 if scanner.finishIfIdle() { return }
                 continue
             }
-            if fences.contains(where: { $0.passes > 0 }) {
+            if schedule.passesEveryJob {
                 for job in jobs { job.nextDue = 0 }
             }
             var now = PollLoop.monotonicNow()
@@ -116,19 +112,11 @@ private final class PollLoop {
                 let started = now
                 job.pass()
                 now = PollLoop.monotonicNow()
-                let interval = UInt64(job.interval.clampedNanoseconds)
-                job.nextDue = max(started + interval, now + interval / 2)
+                job.nextDue = PollSchedule<ArmGate>.nextDue(started: started, finished: now, interval: job.interval)
             }
-            for index in fences.indices where fences[index].passes > 0 { fences[index].passes -= 1 }
-            // A new file still held (`NewFileHold`) is announced by a later
-            // pass: a fence waits for it too, at the jobs' own pace.
-            if !jobs.contains(where: { !$0.held.isEmpty }) {
-                for fence in fences where fence.passes <= 0 { afterDelivery(fence.gate) }
-                fences.removeAll { $0.passes <= 0 }
-            }
-            var next = jobs.map(\.nextDue).min()!
-            if let held = jobs.compactMap(\.coalescer.nextDeadline).min() { next = min(next, UInt64(max(0, held) * 1e9) + 1_000_000) }
-            let timeout = next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
+            for gate in schedule.roundEnded(holdsNewFiles: jobs.contains { !$0.machine.held.isEmpty }) { afterDelivery(gate) }
+            let timeout = PollSchedule<ArmGate>.timeout(now: now, nextDue: jobs.map(\.nextDue).min()!,
+                                                        deadline: jobs.compactMap(\.machine.coalescer.nextDeadline).min())
             var fds = [pollfd(fd: scanner.wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, timeout)
         }
@@ -149,20 +137,20 @@ private final class PollLoop {
             }
         case .add(let id, let subtree):
             guard let job = jobs.first(where: { $0.id == id }) else { return }
-            job.add(subtree)
+            job.machine.add(subtree)
             job.nextDue = 0
         case .remove(let id, let relative):
-            jobs.first { $0.id == id }?.remove(under: relative)
+            jobs.first { $0.id == id }?.machine.remove(under: relative)
         case .replaceFilter(let id, let filter):
-            jobs.first { $0.id == id }?.replace(filter)
+            jobs.first { $0.id == id }?.machine.replace(filter)
         case .replaceTracked(let id, let files):
-            jobs.first { $0.id == id }?.replaceTracked(files)
+            jobs.first { $0.id == id }?.machine.replaceTracked(files)
         case .fence(let gate):
-            if jobs.isEmpty { gate.release() } else { fences.append((gate, 2)) }
+            if schedule.fence(gate, jobs: jobs.count) { gate.release() }
         case .inspect(let reply):
             var identities: Set<PollTree.Identity> = []
             for job in jobs {
-                for directory in job.tree.directories where directory.inode != 0 {
+                for directory in job.machine.tree.directories where directory.inode != 0 {
                     identities.insert(.init(device: directory.device, inode: directory.inode))
                 }
             }

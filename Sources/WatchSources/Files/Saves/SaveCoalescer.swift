@@ -191,6 +191,10 @@ struct SaveCoalescer {
             // is gone: it goes out first, in the order it happened.
             return releaseBelow(path) + release(path) + [event]
         }
+        if origin == .scan, !event.isDirectory, event.kind == .created, case .vanished = entries[key] {
+            // Back whole where a save began (vim's backup rename, then the new file, seen by two polls).
+            return pass(event, now: now, origin: .replacement)
+        }
         if event.isDirectory || event.kind == .overflow || origin == .scan { return release(path) + [event] }
         if origin == .complete {
             switch entries[key] {

@@ -120,6 +120,16 @@ import Testing
         #expect(coalescer.expire(now: .infinity).isEmpty)
     }
 
+    /// Polling: one pass finds the file renamed to its backup name, a
+    /// later one the file written anew, whole (`origin: .scan`).
+    @Test func aBackupRenameThenTheFileFoundByAScanIsOneModification() {
+        var coalescer = SaveCoalescer()
+        #expect(coalescer.hold(FileEvent(path: path, kind: .movedFrom), now: 0).isEmpty)
+        let out = coalescer.pass(FileEvent(path: path, kind: .created), now: 0.3, origin: .scan)
+        #expect(out.map(\.kind) == [.modified])
+        #expect(coalescer.expire(now: .infinity).isEmpty)
+    }
+
     @Test func aSaveThroughATemporaryNameIsOneModificationAndLeavesNothingHeld() {
         // JetBrains: app.c → app.c___jb_old___ (held), app.c___jb_tmp___ → app.c.
         var coalescer = SaveCoalescer()

@@ -12,7 +12,7 @@ import SystemPackage
 /// appeared and vanished waits for the end of the pass, where moves are
 /// paired (`PollChanges`). Ignored names are kept by name, never `stat`-ed,
 /// and ignored directories are never entered.
-extension PollJob {
+extension PollMachine {
     /// Scans `item`, queueing the directories below it on `stack`. False
     /// when the directory could not be opened (gone, or no longer one).
     ///
@@ -21,17 +21,14 @@ extension PollJob {
     /// tick cannot hide) holds the same names: on a local file system,
     /// where those times are this kernel's own, its listing is not read
     /// again, only its entries `stat`-ed.
-    func scanDirectory(_ item: Pending, _ changes: inout PollChanges, _ stack: inout [Pending]) -> Bool {
-        let descriptor = item.path.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                open($0.baseAddress!, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (item.isTop ? 0 : O_NOFOLLOW))
-            }
-        }
+    func scanDirectory<System: PollSystem>(_ item: Pending, _ system: System, _ changes: inout PollChanges,
+                                           _ stack: inout [Pending]) -> Bool {
+        let descriptor = system.openDirectory(item.path, following: item.isTop)
         guard descriptor >= 0 else { return false }
-        let sameNames = !item.mustList && !tree[item.index].baseline && trustsDirectoryTimes(tree[item.index].device)
-        var scan = DirectoryScan(job: self, item: item, descriptor: descriptor)
+        let sameNames = !item.mustList && !tree[item.index].baseline && trustsDirectoryTimes(tree[item.index].device, system)
+        var scan = DirectoryScan(machine: self, system: system, item: item, descriptor: descriptor)
         if sameNames {
-            defer { close(descriptor) }
+            defer { system.closeDirectory(descriptor) }
             // The names buffer is only read while the scan runs; the entries
             // are read through the scan, which updates them in place.
             let known = scan.oldNames
@@ -45,7 +42,7 @@ extension PollJob {
             scan.finish(&changes, &stack)
             return true
         }
-        let listed = FileSystem.forEachEntry(of: descriptor) { name, type, inode in
+        let listed = system.list(descriptor) { name, type, inode in
             scan.visit(UnsafeRawBufferPointer(name), type: type, inode: inode)
         }
         guard listed else { return false }
@@ -55,20 +52,20 @@ extension PollJob {
 
     /// Whether directory times on `device` are this kernel's own (a local
     /// file system), so that an unchanged mtime means unchanged names.
-    func trustsDirectoryTimes(_ device: UInt64) -> Bool {
+    func trustsDirectoryTimes<System: PollSystem>(_ device: UInt64, _ system: System) -> Bool {
         if let known = localDevices[device] { return known }
-        let local = MountTable.current().mount(device: device).map { MountTable.hasLocalTimes(fsType: $0.fsType) } ?? false
+        let local = system.hasLocalTimes(device: device)
         localDevices[device] = local
         return local
     }
 
     /// Whether an ignore file of the directory open at `descriptor` differs
     /// from what the snapshot `index` holds (appeared, vanished, changed).
-    func ignoreFilesChanged(_ descriptor: Int32, _ index: Int32) -> Bool {
+    func ignoreFilesChanged<System: PollSystem>(_ descriptor: Int32, _ index: Int32, _ system: System) -> Bool {
         let directory = tree[index]
         for name in PathFilter.ruleFileNames.map(\.string) {
             var info = stat()
-            let exists = fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+            let exists = name.withCString { system.status(at: descriptor, $0, &info) }
             let bytes = Array(name.utf8)
             let known = directory.entries.first { entry in
                 entry.flags.contains(.ignoreFile) && directory.name(entry).elementsEqual(bytes)

@@ -1,6 +1,6 @@
 /// What the inotify reader asks of a job (through `PollScanner`'s
 /// commands): subtrees to add and forget, new rules.
-extension PollJob {
+extension PollMachine {
     /// Adds a subtree (scanned from the next pass on).
     func add(_ subtree: Subtree) {
         if subtrees.contains(where: { $0.relative == subtree.relative }) { return }
@@ -10,7 +10,7 @@ extension PollJob {
     /// Forgets, silently, the subtrees at or below `relative`.
     func remove(under relative: [UInt8]) {
         subtrees.removeAll { subtree in
-            guard PollJob.isWithin(subtree.relative, relative) else { return false }
+            guard PollMachine.isWithin(subtree.relative, relative) else { return false }
             if subtree.top >= 0 { tree.release(subtree.top) }
             return true
         }
@@ -22,6 +22,12 @@ extension PollJob {
         self.filter = filter
         bumpGeneration()
         reloadIgnoreFiles = true
+    }
+
+    /// Takes what git tracks anew (`TrackedFiles`): when that changes what
+    /// the filter keeps, every directory decides its entries again.
+    func replaceTracked(_ files: TrackedFiles) {
+        if filter.setTracked(files) { bumpGeneration() }
     }
 
     /// Whether `path` is `ancestor` or lies below it (relative paths, bytes).
