@@ -8,6 +8,11 @@ run a fresh process, the two taking turns):
              answered (the initial crawl), seconds
   rss        the server's peak RSS (VmHWM) right after that, MB
   since/1    query with since after one file changed, p50 ms
+  since/1 first byte
+             the same on a plain socket, timed from sending the request to
+             the first byte of the answer: the server's own time, without
+             pywatchman's, which is the same for both and most of a small
+             query's
   since/10k  query with since after 10,000 files changed, p50 ms
              (both servers running side by side on the same tree, their
              rounds alternating, so that outside load falls on both)
@@ -146,6 +151,61 @@ def queries(servers, tree, changes):
     return {kind: {label: statistics.median(values) * 1000 for label, values in per.items()} for kind, per in times.items()}
 
 
+def raw_query(sock, request):
+    """Sends `request` (BSER v1) on a plain socket and returns (seconds to
+    the first byte of the answer, the answer): the server's own latency,
+    without pywatchman's encoding and decoding, which cost both servers
+    alike and dominate a small answer."""
+    import select
+    from pywatchman import bser
+    data = bser.dumps(request)
+    start = time.perf_counter()
+    sock.sendall(data)
+    select.select([sock], [], [])
+    first = time.perf_counter() - start
+    buffer = b""
+    while True:
+        buffer += sock.recv(1 << 20)
+        try:
+            need = bser.pdu_len(buffer)
+        except ValueError:
+            continue
+        if len(buffer) >= need:
+            break
+    answer = bser.loads(buffer[:need])
+    if isinstance(answer, dict):
+        answer = {(key.decode() if isinstance(key, bytes) else key): value for key, value in answer.items()}
+    return first, answer
+
+
+def first_byte_queries(servers, tree, rounds):
+    """query since after one file changed, timed to the first byte of the
+    answer on a plain socket; both servers in alternating rounds. p50 ms."""
+    import random
+    import socket
+    names = [os.path.join(tree, f"t{a}", f"s{b}", "f1") for a in range(100) for b in range(100)]
+    sockets, roots, clocks = {}, {}, {}
+    for kind, server in servers.items():
+        client = server.client()
+        roots[kind] = client.query("watch-project", tree)["watch"]
+        clocks[kind] = client.query("clock", roots[kind], {"sync_timeout": 600000})["clock"]
+        client.close()
+        sockets[kind] = socket.socket(socket.AF_UNIX)
+        sockets[kind].connect(server.sock)
+    times = {kind: [] for kind in servers}
+    for round in range(rounds):
+        order = list(servers)
+        random.shuffle(order)
+        for kind in order:
+            os.utime(names[round % len(names)])
+            first, answer = raw_query(sockets[kind], ["query", roots[kind], {"since": clocks[kind], "fields": ["name"]}])
+            times[kind].append(first)
+            clocks[kind] = answer["clock"]
+    for sock in sockets.values():
+        sock.close()
+    return {kind: {"since1first": statistics.median(values) * 1000} for kind, values in times.items()}
+
+
 def git(repo, *args, env=None):
     return subprocess.run(["git", "-C", repo, *args], check=True, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -204,6 +264,8 @@ def main():
         try:
             for kind, measured in queries(servers, tree, options.changes).items():
                 result[kind].update(measured)
+            for kind, measured in first_byte_queries(servers, tree, options.changes).items():
+                result[kind].update(measured)
         finally:
             for server in servers.values():
                 server.stop()
@@ -230,7 +292,9 @@ def report(result):
     print("| measure | rwatch serve | watchman 4.9 | rwatch / watchman |")
     print("|---|---:|---:|---:|")
     for key, label, unit in (("crawl", "watch-project → first synced clock (crawl)", "s"), ("rss", "peak RSS after the crawl", "MB"),
-                             ("since1", "query since, 1 file changed (p50)", "ms"), ("since10k", "query since, 10,000 files changed (p50)", "ms")):
+                             ("since1", "query since, 1 file changed (p50)", "ms"),
+                             ("since1first", "the same, to the answer's first byte on a plain socket (p50)", "ms"),
+                             ("since10k", "query since, 10,000 files changed (p50)", "ms")):
         print(f"| {label} | {rw[key]:.3g} {unit} | {wm[key]:.3g} {unit} | {rw[key] / wm[key]:.2f}x |")
     if "git" in result:
         g = result["git"]

@@ -56,7 +56,8 @@ def measure(server, tree, subscribers, rounds, slow, big=False):
     spec = {"fields": ["name"], "empty_on_fresh_instance": True} if big else {"fields": ["name"]}
     for client in clients:
         client.query("subscribe", root, "s", spec)
-        while not client.getSubscription("s"):
+        # An empty first result may not be sent at all (watchman 4.9): the rounds drain whatever comes.
+        while not big and not client.getSubscription("s"):
             client.receive()
     lazy = None
     if slow:

@@ -23,9 +23,9 @@ extension Signal where Value == FileEvent {
         maxWait: Duration = .seconds(1),
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
-        filter { !$0.closesReportedWrite }
-            .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { $0.add($1) }
-            .filter { !$0.events.isEmpty }
+        // One shape from the watcher to the batch: each event is an array
+        // of one, batched as the watcher's own arrays are.
+        map { [$0] }.batched(quiet, maxWait: maxWait, scheduler: scheduler)
     }
 }
 

@@ -1,3 +1,4 @@
+import Glibc
 import SystemPackage
 
 /// Turns what a service's subscription says of each file (it exists or
@@ -21,10 +22,12 @@ struct ServiceChanges {
     let window: Double
     /// New files heard of and not announced yet, with when they were first heard of.
     private var held: [FilePath: Double] = [:]
-    /// The files known to exist (hashes of their paths: 8 bytes each): a
-    /// new file under one of these names replaced it (a rename onto it, a
-    /// save through a temporary name) and is a modification, at once.
-    private var known = Set<Int>()
+    /// The files known to exist, by directory (hashes of their names: 8
+    /// bytes each). A new file under one of these names replaced it (a
+    /// rename onto it, a save through a temporary name) and is a
+    /// modification, at once; and when the watch moves here, a directory
+    /// missing one of them lost it meanwhile (`vanished`).
+    private var known: [FilePath: Set<Int>] = [:]
 
     init(window: Double = SaveCoalescer().freshWindow) {
         self.window = window
@@ -33,15 +36,46 @@ struct ServiceChanges {
     /// Notes that the file at `path` exists (what the service listed when
     /// the watch began).
     mutating func noteExisting(_ path: FilePath) {
-        known.insert(ServiceChanges.key(path))
+        known[path.removingLastComponent(), default: []].insert(ServiceChanges.key(path.lastComponent))
     }
 
-    private static func key(_ path: FilePath) -> Int {
-        path.withBytes { bytes in
-            var hasher = Hasher()
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
-            return hasher.finalize()
+    /// Notes `path` as existing or not; whether it was known to exist.
+    private mutating func note(_ path: FilePath, exists: Bool) -> Bool {
+        let directory = path.removingLastComponent()
+        let key = ServiceChanges.key(path.lastComponent)
+        if exists { return !known[directory, default: []].insert(key).inserted }
+        guard known[directory]?.remove(key) != nil else { return false }
+        if known[directory]?.isEmpty == true { known[directory] = nil }
+        return true
+    }
+
+    private static func key(_ name: FilePath.Component?) -> Int {
+        var hasher = Hasher()
+        if let name { name.withPlatformString { hasher.combine(bytes: UnsafeRawBufferPointer(start: $0, count: strlen($0))) } }
+        return hasher.finalize()
+    }
+
+    /// Where files known to exist are gone, now that nobody reports their
+    /// going (the service went away): `list` gives a directory's entries,
+    /// nil when it is gone. A gone directory is `deleted` (the topmost
+    /// only); one that lost a file is `modified`, as its name is no longer
+    /// known (a hash is kept, not the name). Forgets what it reports.
+    mutating func vanished(list: (FilePath) -> [FilePath.Component]?) -> [FileEvent] {
+        var gone: [FilePath] = []
+        var emptied: [FileEvent] = []
+        for (directory, names) in known.sorted(by: { $0.key.bytes.lexicographicallyPrecedes($1.key.bytes) }) {
+            guard let entries = list(directory) else {
+                if !gone.contains(where: { directory.starts(with: $0) }) { gone.append(directory) }
+                known[directory] = nil
+                continue
+            }
+            let present = Set(entries.map { ServiceChanges.key($0) })
+            let missing = names.subtracting(present)
+            guard !missing.isEmpty else { continue }
+            known[directory] = names.intersection(present)
+            emptied.append(FileEvent(path: directory, kind: .modified, isDirectory: true))
         }
+        return gone.map { FileEvent(path: $0, kind: .deleted, isDirectory: true) } + emptied
     }
 
     /// The earliest moment a held file is due, if any.
@@ -70,8 +104,7 @@ struct ServiceChanges {
                 // A directory that stays only had its entries change: they come on their own.
                 continue
             }
-            let key = ServiceChanges.key(file.path)
-            let existed = file.exists ? !known.insert(key).inserted : known.remove(key) != nil
+            let existed = note(file.path, exists: file.exists)
             switch (file.exists, file.isNew) {
             case (true, true) where held[file.path] == nil && (existed || savedInto.contains(file.path.removingLastComponent())):
                 events.append(FileEvent(path: file.path, kind: .modified))

@@ -15,11 +15,24 @@ struct ServiceLoop {
     /// The service cut this client off (it read too slowly).
     private(set) var cancelled = false
 
-    /// `existing`: the files there when the watch began (absolute).
-    init(served: [(path: FilePath, name: String, filter: ServiceFilter)], heard: Double, existing: [FilePath] = []) {
+    /// `existing`: the files under each served path when the watch began
+    /// (relative to it); those rwatch's rules report are remembered.
+    init(served: [(path: FilePath, name: String, filter: ServiceFilter)], heard: Double, existing: [[FilePath]] = []) {
         self.served = served
         self.heard = heard
-        for path in existing { changes.noteExisting(path) }
+        for (index, files) in existing.enumerated() where index < served.count {
+            for relative in files where self.served[index].filter.reports(relative, isDirectory: false) {
+                changes.noteExisting(served[index].path.pushing(relative))
+            }
+        }
+    }
+
+    /// The files remembered as existing that are gone now (`ServiceChanges.vanished`).
+    mutating func vanished() -> [FileEvent] {
+        changes.vanished { directory in
+            guard let entries = FileSystem.entries(directory) else { return nil }
+            return entries.map(\.name)
+        }
     }
 
     /// The earliest moment a held file is due (monotonic), if any.

@@ -67,13 +67,12 @@ final class ServiceWatch: Sendable {
     static func start(_ paths: [FilePath], options: WatchOptions, sink: EventSink) -> ServiceWatch? {
         let socket = ServiceLocation.socketForWatches()
         guard let connection = ServiceConnection.connect(to: socket) else { return nil }
-        let deadline = ContinuousClock.now + .seconds(120)
         var served: [(path: FilePath, name: String, filter: ServiceFilter)] = []
-        var existing: [FilePath] = []
+        var existing: [[FilePath]] = []
         do {
             for path in paths {
                 let name = "rwatch-\(getpid())-\(serial.add(1, ordering: .relaxed).newValue)"
-                existing += try subscribe(connection, path: path, name: name, defersDuringVCS: options.defersDuringVCS, deadline: deadline)
+                existing.append(try subscribe(connection, path: path, name: name, defersDuringVCS: options.defersDuringVCS))
                 served.append((path, name, ServiceFilter(root: path, options: options)))
             }
         } catch {
@@ -102,13 +101,17 @@ final class ServiceWatch: Sendable {
 
     /// Asks the service to watch `path`, waits until it has seen what
     /// happened before, and subscribes to everything under `path` from
-    /// then on. Returns the files there when it began (absolute).
-    private static func subscribe(_ connection: ServiceConnection, path: FilePath, name: String, defersDuringVCS: Bool,
-                                  deadline: ContinuousClock.Instant) throws(ServiceConnection.Failure) -> [FilePath] {
-        let watched = try connection.request(["watch-project", .bytes(path.bytes)], deadline: deadline)
+    /// then on. Returns the files there when it began (relative to `path`).
+    /// A service that does not answer within seconds is not used; the
+    /// first crawl of a large tree may take a minute.
+    private static func subscribe(_ connection: ServiceConnection, path: FilePath, name: String,
+                                  defersDuringVCS: Bool) throws(ServiceConnection.Failure) -> [FilePath] {
+        let answers = ContinuousClock.now + .seconds(10)
+        let watched = try connection.request(["watch-project", .bytes(path.bytes)], deadline: answers)
         guard let root = watched["watch"]?.stringBytes else { throw .malformed }
         let relative = watched["relative_path"]?.stringBytes
-        let clock = try connection.request(["clock", .bytes(root), ["sync_timeout": 60_000]], deadline: deadline)
+        let clock = try connection.request(["clock", .bytes(root), ["sync_timeout": 60_000]], deadline: .now + .seconds(65))
+        let deadline = ContinuousClock.now + .seconds(30)
         guard let since = clock["clock"] else { throw .malformed }
         // The files there now: a new file under one of these names replaced it.
         var listing: WatchmanValue = ["fields": ["name"], "expression": ["not", ["type", "d"]]]
@@ -122,7 +125,7 @@ final class ServiceWatch: Sendable {
         ]
         if let relative, !relative.isEmpty { query = query.setting("relative_root", to: .bytes(relative)) }
         _ = try connection.request(["subscribe", .bytes(root), .string(name), query], deadline: deadline)
-        return (existing["files"]?.elements ?? []).compactMap { $0.stringBytes.map { path.pushing(FilePath(bytes: $0)) } }
+        return (existing["files"]?.elements ?? []).compactMap { $0.stringBytes.map { FilePath(bytes: $0) } }
     }
 
     /// Stops the watch, wherever it is now.
@@ -168,7 +171,8 @@ final class ServiceWatch: Sendable {
 
     /// The service stopped serving: a root was deleted, or the service went
     /// away (then one warning). Delivers what was held, and watches here,
-    /// reporting what changed since the service last spoke; a deleted root
+    /// reporting what changed since the service last spoke and where files
+    /// it knew of are gone; a deleted root
     /// is reported, then waited for or the end of the watch, as
     /// `onRootDeleted` says.
     private func moveHere(_ loop: inout ServiceLoop) {
@@ -187,6 +191,8 @@ final class ServiceWatch: Sendable {
         client.changedSince = (loop.heard, loop.reported())
         client.waitsForMissingRoots = true
         reader.add(client)
+        // What went while nobody watched: the reader's look covers what changed, not what is gone.
+        sink.send(loop.vanished())
         let ended = place.withLock { place -> Bool in
             if case .ended = place { return true }
             place = .local(client.id)

@@ -43,6 +43,21 @@ import WatchmanProtocol
         #expect(changes.take([File(path: real, exists: true, isNew: true, isDirectory: false)], now: 3).isEmpty)
     }
 
+    @Test func whatWentWhileNobodyWatchedIsItsDirectoryOrTheTopmostDirectoryGone() {
+        var changes = ServiceChanges(window: 0.2)
+        for path in ["/t/a.c", "/t/b.c", "/t/sub/c.c", "/t/gone/d.c", "/t/gone/deeper/e.c", "/t/same/f.c"] {
+            changes.noteExisting(FilePath(path))
+        }
+        // Reported by the service since: no longer known.
+        _ = changes.take([File(path: FilePath("/t/b.c"), exists: false, isNew: false, isDirectory: false)], now: 1)
+        let listings: [FilePath: [FilePath.Component]] = ["/t": ["a.c", "sub", "same"], "/t/sub": [], "/t/same": ["f.c"]]
+        let events = changes.vanished { listings[$0] }
+        #expect(events == [FileEvent(path: "/t/gone", kind: .deleted, isDirectory: true),
+                           FileEvent(path: "/t/sub", kind: .modified, isDirectory: true)])
+        // Reported once.
+        #expect(changes.vanished { listings[$0] }.isEmpty)
+    }
+
     @Test func aSaveSplitAcrossTwoResultsIsStillOneModification() {
         var changes = ServiceChanges(window: 0.2)
         #expect(changes.take([File(path: temporary, exists: true, isNew: true, isDirectory: false)], now: 1).isEmpty)
