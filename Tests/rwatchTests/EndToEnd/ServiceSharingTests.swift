@@ -104,10 +104,34 @@ import TestSupport
         #expect(InotifyWatches.held(byTreeOf: rwatch.pid) > 0)
     }
 
+    @Test func aServiceThatWillNotWatchThePathIsSaidOnceAndRwatchWatchesByItself() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        // Only directories holding a .watchmanconfig may be watched: the tree has none.
+        scratch.write("config.json", "{\"enforce_root_files\": true, \"root_files\": [\".watchmanconfig\"]}")
+        let sock = scratch.file("sock")
+        let server = RWatch(["serve", "--sockname", sock], in: scratch.path, environment: ["WATCHMAN_CONFIG_FILE": scratch.file("config.json")],
+                            scratch: scratch)
+        defer { server.interrupt() }
+        #expect(eventually { WatchmanSocket(sock) != nil })
+        mkdir(scratch.file("tree"), 0o755)
+        let rwatch = RWatch(["events", "-v"], in: scratch.file("tree"), environment: ["WATCHMAN_SOCK": sock], scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually { rwatch.stderr.contains("with inotify") }, "\(rwatch.stderr)")
+        let refusals = rwatch.stderr.split(separator: "\n").filter { $0.contains("refused") && $0.contains("watching with inotify instead") }
+        #expect(refusals.count == 1, "\(rwatch.stderr)")
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("tree/a.txt", "\(attempt)") }
+            return rwatch.stdout.contains("a.txt")
+        }, "\(rwatch.stderr)")
+    }
+
     @Test func withoutAServiceRwatchWatchesByItselfSilently() {
         let scratch = Scratch()
         defer { scratch.remove() }
-        let rwatch = RWatch(["-v", "events"], in: scratch.path, environment: ["WATCHMAN_SOCK": scratch.file("no-such-sock")], scratch: scratch)
+        let rwatch = RWatch(["events", "-v"], in: scratch.path, environment: ["WATCHMAN_SOCK": scratch.file("no-such-sock")], scratch: scratch)
         defer { rwatch.interrupt() }
         #expect(eventually { rwatch.stderr.contains("with inotify") }, "\(rwatch.stderr)")
         #expect(!rwatch.stderr.contains("warning"), "\(rwatch.stderr)")

@@ -77,6 +77,12 @@ final class ServiceWatch: Sendable {
             }
         } catch {
             connection.close()
+            let reason = switch error {
+            case .refused(let text): "refused: \(text)"
+            case .timedOut: "did not answer in time"
+            case .closed, .malformed: "broke off"
+            }
+            WatchNotices.warnOnce(about: socket, "the service at \(Quoted.path(socket)) \(reason): watching with inotify instead")
             return nil
         }
         let watch = ServiceWatch(paths: paths, options: options, sink: sink, connection: connection)
