@@ -11,6 +11,8 @@ extension Signal {
     public func reduce<Result: Sendable>(
         _ initial: Result, _ accumulate: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result> {
+        // Same-shape operator boilerplate as `scan` (one operator per
+        // file): only what is sent, and when, differs.
         Signal<Result>.serial({ observer in
             var accumulator = initial
             return self.start(for: observer, { event in

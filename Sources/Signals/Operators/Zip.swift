@@ -11,6 +11,8 @@ extension Signal {
     /// both. Safe when the two send on different threads.
     @inlinable
     public static func zip<A, B>(_ a: Signal<A>, _ b: Signal<B>) -> Signal<(A, B)> where Value == (A, B) {
+        // Same-shape operator boilerplate as `combineLatest` (one operator
+        // per file): the two differ only in their state machine.
         Signal.drained { observer in
             let subscriptions = CompositeDisposable()
             var state = ZipState<A, B>()
