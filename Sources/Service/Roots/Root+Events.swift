@@ -14,6 +14,19 @@ extension Root {
         if schedule { worker.async { [self] in drain() } }
     }
 
+    /// Runs `body` on the worker once every change the kernel queued
+    /// before the call is in the table: what happened before a moment the
+    /// watcher's thread saw (a version-control operation's end) is then in
+    /// what a subscription is answered from, even if the watcher read it
+    /// in the same read and delivers it after that moment's notice.
+    func afterApplyingQueued(_ body: @escaping @Sendable () -> Void) {
+        worker.async { [self] in
+            FileWatcher.flushReads()
+            drain()
+            body()
+        }
+    }
+
     /// Runs `body` (a sync reading the reader's queue and draining it)
     /// without waking the worker for events it applies itself; wakes it
     /// afterwards for any that came too late.

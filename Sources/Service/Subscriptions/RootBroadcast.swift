@@ -71,14 +71,17 @@ final class RootBroadcast: Sendable {
     /// git or Mercurial started or ended an operation: while a lock file
     /// is there (`index.lock`, `wlock`: what watchman looks at; a merge
     /// waiting for its commit holds nothing), subscriptions that defer for
-    /// version control and triggers wait; when it ends, they run.
+    /// version control and triggers wait; when it ends, they run, on what
+    /// the operation did as a whole.
     private func noteVCS(_ vcs: VCSState) {
         let busy = vcs.operations.contains { !$0.kind.waitsForPerson }
         let ended = state.withLock { state -> Bool in
             defer { state.vcsBusy = busy }
             return state.vcsBusy && !busy
         }
-        if ended { queue.async { [self] in settled() } }
+        // The operation's files were read before its end, but may not be
+        // in the table yet: they are, before anything is answered.
+        if ended { root.afterApplyingQueued { [self] in later { $0.settled() } } }
     }
 
     // MARK: Settling

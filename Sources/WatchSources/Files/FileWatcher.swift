@@ -84,10 +84,11 @@ public enum FileWatcher {
         batches(paths.map { FilePath($0) }, options: options)
     }
 
-    /// Whether a watch of `paths` with `options` would be served by a
-    /// running `rwatch serve` now (`WatchOptions.usesService`).
-    package static func isServed(_ paths: [FilePath], options: WatchOptions) -> Bool {
-        ServiceWatch.wouldServe(paths.map(FileSystem.absolute), options)
+    /// Whether a running `rwatch serve` watches `paths` for this process
+    /// now (`WatchOptions.usesService`): a subscription to them has
+    /// started, and the service took it.
+    package static func isServed(_ paths: [FilePath]) -> Bool {
+        ServiceWatch.isServing(paths.map(FileSystem.absolute))
     }
 
     /// Returns once the reader thread has read, and delivered to every

@@ -142,6 +142,19 @@ struct Watch: ParsableCommand {
     /// The paths watched without recursion, absolute, as typed.
     var nonRecursivePaths: [FilePath] { RawArguments.paths(watchNonRecursive).map(FileSystem.absolute) }
 
+    /// `changes` held while git rewrites the tree, by rwatch
+    /// (`settlingVCS`), unless a service watches every path and does it
+    /// (the watch asked it to defer: `defersDuringVCS`). Which is known
+    /// once the watch has started: `watched`, the watcher's shared
+    /// signal, is started first and kept for as long as `changes` is.
+    static func settlingVCS(_ changes: Signal<[FileEvent]>, watched: Signal<[FileEvent]>, paths: [FilePath]) -> Signal<[FileEvent]> {
+        Signal { observer in
+            let started = watched.subscribe(onNext: { _ in })
+            let settled = FileWatcher.isServed(paths) ? changes : changes.settlingVCS(of: paths)
+            return CompositeDisposable([settled.subscribe(observer), started])
+        }
+    }
+
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
     func recipe(sockets: [ListenSocket] = []) throws -> Recipe {
@@ -172,19 +185,12 @@ struct Watch: ParsableCommand {
         var serving = buildOptions
         serving.listenSockets = sockets
         let run = serving
-        // A service watching the paths holds results during git's
-        // operations itself (`defersDuringVCS`); otherwise rwatch does.
-        let served: @Sendable () -> Bool = { [options = files.watchOptions, nonRecursivePaths] in
-            nonRecursivePaths.isEmpty && FileWatcher.isServed(watched.paths, options: options)
-        }
         // A {} or {+} command has no file to run for before a change.
         let waitsForChange = try postpone || isPerPath
         let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
-            let settled = settle
-                ? Signal.deferred { served() ? announced : announced.settlingVCS(of: watched.paths) }
-                : announced
+            let settled = settle ? Watch.settlingVCS(announced, watched: watched.batches, paths: watched.paths) : announced
             let batches = settled.batched(debounce, maxWait: maxWait)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started

@@ -166,7 +166,8 @@ extension String {
         let run = ProcessRecorder(ProcessSource.run(["sh", "-c", "setsid sleep 1000 & echo $!; wait"], handle: handle))
         #expect(eventually { !run.stdout.isEmpty })
         guard let daemon = run.stdout.first.flatMap({ pid_t($0) }) else { Issue.record("no pid: \(run.stdout)"); return }
-        #expect(ProcessStat(daemon).map { $0.group == daemon } == true, "it leads a group of its own")
+        // `$!` is known as soon as sh forks; the child calls setsid(2) a moment later.
+        #expect(eventually { ProcessStat(daemon).map { $0.group == daemon } == true }, "it leads a group of its own")
         handle.stop()
         #expect(run.waitUntilFinished())
         #expect(ProcessStat(daemon).map { $0.state == "Z" } ?? true, "still running: \(daemon)")

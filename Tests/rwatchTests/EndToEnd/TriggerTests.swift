@@ -66,6 +66,28 @@ import TestSupport
     @Test(arguments: [false, true]) func aCheckoutOf2000FilesGivesOneRun(_ makesThem: Bool) {
         let scratch = Scratch()
         defer { scratch.remove() }
+        checkoutGivesOneRun(makesThem, scratch: scratch, environment: TriggerTests.gitEnvironment)
+    }
+
+    /// The same beside a running `rwatch serve`: the service holds its
+    /// results during the checkout (the watch asked it to defer); or, when
+    /// it refuses the watch (only roots holding a `.watchmanconfig`),
+    /// rwatch watches and settles by itself.
+    @Test(arguments: [false, true]) func aCheckoutBesideAServiceGivesOneRun(_ refused: Bool) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("config.json", refused ? "{\"enforce_root_files\": true, \"root_files\": [\".watchmanconfig\"]}" : "{}")
+        let sock = scratch.file("sock")
+        let server = RWatch(["serve", "--sockname", sock], in: scratch.path, environment: ["WATCHMAN_CONFIG_FILE": scratch.file("config.json")],
+                            scratch: scratch)
+        defer { server.interrupt() }
+        #expect(eventually { WatchmanSocket(sock) != nil })
+        var environment = TriggerTests.gitEnvironment
+        environment["WATCHMAN_SOCK"] = sock
+        checkoutGivesOneRun(false, scratch: scratch, environment: environment, expecting: refused ? "with inotify" : "through the service")
+    }
+
+    private func checkoutGivesOneRun(_ makesThem: Bool, scratch: Scratch, environment: [String: String], expecting watch: String? = nil) {
         let top = scratch.file("repo")
         mkdir(top, 0o755)
         #expect(git(["init", "-q", "-b", "main"], in: top).status == 0)
@@ -93,11 +115,14 @@ import TestSupport
         let clock = ContinuousClock(), began = clock.now
         // Writing 2,000 files takes far longer than --max-wait: without
         // settling, runs would start in the middle of the checkout.
-        guard let rwatch = start(["--max-wait", "50ms"] + (makesThem ? ["-d", "0"] : []), in: top, scratch: scratch, script: script) else {
+        let verbose = watch == nil ? [] : ["-v"]
+        guard let rwatch = start(verbose + ["--max-wait", "50ms"] + (makesThem ? ["-d", "0"] : []), in: top, scratch: scratch,
+                                 environment: environment, script: script) else {
             Issue.record("rwatch did not start watching")
             return
         }
         defer { rwatch.interrupt() }
+        if let watch { #expect(rwatch.stderr.contains(watch), "\(rwatch.stderr)") }
         let started = clock.now
         let checkout = git(["checkout", "-q", "other"], in: top)
         #expect(checkout.status == 0, "\(checkout.errors)")

@@ -21,6 +21,8 @@ final class ServiceWatch: Sendable {
     /// Where the watch is.
     private enum Place {
         case service
+        /// The service stopped serving; a local watch is being armed.
+        case moving
         /// Moved to a local watch: the reader's client id.
         case local(Int)
         case ended
@@ -33,6 +35,24 @@ final class ServiceWatch: Sendable {
     private let place = Locked<Place>(.service)
     /// Numbers the subscriptions of this process, so their names differ.
     private static let serial = Atomic<Int>(0)
+    /// The paths the service watches for this process now, with how many
+    /// watches of each it serves (`isServing`).
+    private static let servedPaths = Locked<[FilePath: Int]>([:])
+
+    /// Whether the service watches each of `paths` (absolute) for this
+    /// process now.
+    static func isServing(_ paths: [FilePath]) -> Bool {
+        servedPaths.withLock { served in !paths.isEmpty && paths.allSatisfy { served[$0, default: 0] > 0 } }
+    }
+
+    private static func noteServed(_ paths: [FilePath], _ change: Int) {
+        servedPaths.withLock { served in
+            for path in paths {
+                let count = served[path, default: 0] + change
+                served[path] = count > 0 ? count : nil
+            }
+        }
+    }
 
     private init(paths: [FilePath], options: WatchOptions, sink: EventSink, connection: ServiceConnection) {
         self.paths = paths
@@ -48,16 +68,6 @@ final class ServiceWatch: Sendable {
         guard options.usesService, options.backend == .auto, options.recursive, !options.reportsExisting,
               options.coalescesSaves, !paths.isEmpty else { return false }
         return paths.allSatisfy { FileSystem.kind($0, follow: true) == .directory && WatchSeams.watchBudget(for: [$0]) == nil }
-    }
-
-    /// Whether a watch of `paths` with `options` would be served now: it
-    /// can be, and a service answers.
-    static func wouldServe(_ paths: [FilePath], _ options: WatchOptions) -> Bool {
-        guard canServe(paths, options), let connection = ServiceConnection.connect(to: ServiceLocation.socketForWatches()) else {
-            return false
-        }
-        connection.close()
-        return true
     }
 
     /// Subscribes to the service for `paths`, returning once the service
@@ -82,10 +92,12 @@ final class ServiceWatch: Sendable {
             case .timedOut: "did not answer in time"
             case .closed, .malformed: "broke off"
             }
-            WatchNotices.warnOnce(about: socket, "the service at \(Quoted.path(socket)) \(reason): watching with inotify instead")
+            WatchNotices.warnOnce(about: FilePath(socket.string + " (refused)"),
+                                  "the service at \(Quoted.path(socket)) \(reason): watching with inotify instead")
             return nil
         }
         let watch = ServiceWatch(paths: paths, options: options, sink: sink, connection: connection)
+        noteServed(paths, 1)
         for path in paths {
             FileWatcher.announce(WatchNotice(path: path, kind: .service(socket: socket)))
         }
@@ -99,6 +111,7 @@ final class ServiceWatch: Sendable {
             watch.read(&loop)
         }
         if !started {
+            noteServed(paths, -1)
             connection.close()
             return nil
         }
@@ -141,9 +154,11 @@ final class ServiceWatch: Sendable {
             return place
         }
         switch was {
-        case .service: connection.shutDown()
+        case .service:
+            ServiceWatch.noteServed(paths, -1)
+            connection.shutDown()
         case .local(let id): InotifyReader.shared.remove(id)
-        case .ended: break
+        case .moving, .ended: break
         }
     }
 
@@ -151,7 +166,15 @@ final class ServiceWatch: Sendable {
     private func read(_ loop: inout ServiceLoop) {
         while readOnce(&loop) {}
         connection.close()
-        if case .service = place.withLock({ $0 }) { moveHere(&loop) }
+        let moving = place.withLock { place -> Bool in
+            guard case .service = place else { return false }
+            place = .moving
+            return true
+        }
+        if moving {
+            ServiceWatch.noteServed(paths, -1)
+            moveHere(&loop)
+        }
     }
 
     /// Handles the next result, or the moment a held file is due; false
