@@ -115,13 +115,6 @@ package final class ServiceConnection: @unchecked Sendable {
         }
     }
 
-    /// Whether the bytes read so far hold a whole PDU not returned yet.
-    var hasBufferedPDU: Bool {
-        var copy = reader
-        if case .pdu = copy.next() { return true }
-        return false
-    }
-
     /// Wakes a thread blocked reading (it then reads end of file).
     func shutDown() {
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
