@@ -16,6 +16,8 @@ place (its `-v` line: "watching … with inotify" or "… through the service").
 
     swift build -c release --product rwatch --scratch-path .build-release
     python3 Benchmarks/serve/terminals_bench.py --rwatch .build-release/release/rwatch
+
+SHOW_EACH=1 prints each process's (watches, RSS MB, PSS MB) to stderr.
 """
 
 import argparse
