@@ -39,6 +39,9 @@ struct TriggerLaunch {
         }
         var options = ProcessOptions(environment: environment(overflow: overflow), captureOutput: false)
         options.environmentBytes = ["WATCHMAN_ROOT": trigger.root.path]
+        if let relative = trigger.spec.query.relativeRoot {
+            options.environmentBytes["WATCHMAN_RELATIVE_ROOT"] = trigger.root.path + [UInt8(ascii: "/")] + relative
+        }
         options.workingDirectory = String(decoding: workingDirectory, as: UTF8.self)
         options.descriptors = descriptors
         let root = RootTable.text(trigger.root.path)
@@ -92,9 +95,6 @@ struct TriggerLaunch {
         var environment = ["WATCHMAN_TRIGGER": trigger.spec.name, "WATCHMAN_SOCK": trigger.socketPath,
                            "WATCHMAN_CLOCK": evaluation.position.clockString()]
         if let since { environment["WATCHMAN_SINCE"] = since.clockString() }
-        if let relative = trigger.spec.query.relativeRoot {
-            environment["WATCHMAN_RELATIVE_ROOT"] = String(decoding: trigger.root.path + [UInt8(ascii: "/")] + relative, as: UTF8.self)
-        }
         if overflow { environment["WATCHMAN_FILES_OVERFLOW"] = "true" }
         return environment
     }

@@ -56,6 +56,20 @@ import WatchmanProtocol
         #expect(eventually { service.tree.read("env.out").contains("WATCHMAN_SINCE=c:") })
     }
 
+    @Test func aRelativeRootIsWhereTheCommandRunsAndWhatItIsTold() throws {
+        let service = try ServiceRoot()
+        mkdir(service.root + "/sub", 0o755)
+        service.write("sub/a.c")
+        service.watch()
+        let script = #"env | grep '^WATCHMAN_RELATIVE_ROOT=' > "$0.tmp"; pwd >> "$0.tmp"; mv "$0.tmp" "$0""#
+        _ = service.call(["trigger", .string(service.root), [
+            "name": "env", "expression": ["suffix", "c"], "relative_root": "sub",
+            "command": ["/bin/sh", "-c", .string(script), "env.out"],
+        ]])
+        #expect(eventually { !service.tree.read("sub/env.out").isEmpty })
+        #expect(service.tree.read("sub/env.out") == "WATCHMAN_RELATIVE_ROOT=\(service.root)/sub\n\(service.root)/sub\n")
+    }
+
     @Test func namesAreAppendedAndNamePerLineIsCutAtMaxFilesStdin() throws {
         let service = try ServiceRoot()
         for name in ["a.c", "b c.c", "d.c"] { service.write(name) }

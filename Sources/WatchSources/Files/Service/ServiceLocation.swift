@@ -18,7 +18,7 @@ public enum ServiceLocation {
     /// bytes) when set and not empty, else the default.
     static func socketForWatches() -> FilePath {
         if let value = getenv("WATCHMAN_SOCK"), value.pointee != 0 {
-            return FilePath(bytes: Array(UnsafeBufferPointer(start: value, count: strlen(value))).map { UInt8(bitPattern: $0) })
+            return FilePath(cString: value)
         }
         return defaultSockname(environment: processEnvironment)
     }
