@@ -99,15 +99,15 @@ enum WatchSeams {
     /// (`directory` says where a watch descriptor's records come from).
     /// Reader thread only (`emptyReadOwed`).
     static func readApart(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
-                          directory: (Int32) -> FilePath?) -> [InotifyRecord]? {
+                          directory: (Int32) -> FilePath?) -> (records: [InotifyRecord], bytes: Int)? {
         guard readingApart.load(ordering: .relaxed) else { return nil }
         if emptyReadOwed {
             emptyReadOwed = false
-            return []
+            return ([], 0)
         }
         var size = MemoryLayout<inotify_event>.size + 16
         while size <= buffer.count {
-            let records = InotifyInstance.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))
+            let (records, bytes) = InotifyInstance.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))
             if records.isEmpty, errno == EINVAL {
                 size += 16
                 continue
@@ -116,8 +116,8 @@ enum WatchSeams {
                renamesReadApart.withLock({ $0.contains(path) }) {
                 emptyReadOwed = true
             }
-            return records
+            return (records, bytes)
         }
-        return []
+        return ([], 0)
     }
 }

@@ -55,14 +55,24 @@ enum InotifyInstance {
         _ = inotify_rm_watch(descriptor, wd)
     }
 
+    /// How many bytes of records the kernel holds queued on `descriptor`
+    /// now (`FIONREAD`): what a reader must read to have read everything
+    /// queued before this moment.
+    static func queuedBytes(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        guard descriptor >= 0, ioctl(descriptor, UInt(FIONREAD), &count) == 0 else { return 0 }
+        return Int(count)
+    }
+
     /// Reads what the kernel has queued on `descriptor` (non-blocking) into
-    /// `buffer` and returns it as records; empty when nothing is queued.
-    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> [InotifyRecord] {
+    /// `buffer` and returns it as records, with the bytes they took in the
+    /// queue; empty when nothing is queued.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer) -> (records: [InotifyRecord], bytes: Int) {
         var count = 0
         repeat {
             count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
         } while count < 0 && errno == EINTR
-        guard count > 0 else { return [] }
+        guard count > 0 else { return ([], 0) }
         var records: [InotifyRecord] = []
         var offset = 0
         let header = MemoryLayout<inotify_event>.size
@@ -79,7 +89,7 @@ enum InotifyInstance {
             records.append(InotifyRecord(wd: wd, mask: mask, cookie: cookie, name: name))
             offset += header + length
         }
-        return records
+        return (records, count)
     }
 
     /// How many watches this user may hold: `fs.inotify.max_user_watches`,

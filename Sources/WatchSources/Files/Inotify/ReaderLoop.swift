@@ -164,15 +164,30 @@ final class ReaderLoop {
         return (ready < 0 || fds[0].revents != 0, mountsMoved)
     }
 
-    /// Reads and hands over every record queued on the inotify descriptor,
-    /// until the machine says the queue has settled (a rename half read
-    /// alone makes it wait a moment for the other).
+    /// Reads and hands over the records queued on the inotify descriptor
+    /// when it is called (`FIONREAD`), not those that keep coming while it
+    /// reads: one watch's writer faster than the reader must not keep the
+    /// thread from its commands (another client's watch, a sync's
+    /// barrier) for as long as it writes. A rename's first half among them
+    /// is read on to its second (the kernel queues it next), or until the
+    /// machine takes it for a move out. Later records are the next turn's.
+    /// A queue found empty lets the machine settle: a rename half read
+    /// alone waits a moment for its other.
     private func drain() {
         let descriptor = machine.system.descriptor
+        var unread = InotifyInstance.queuedBytes(descriptor)
+        var halves: Set<UInt32>? = nil
         while true {
-            let records = descriptor < 0 ? [] : read(descriptor)
+            let (records, bytes) = descriptor < 0 ? ([], 0) : read(descriptor)
             guard records.isEmpty else {
                 perform(machine.read(records, at: .now()))
+                unread -= bytes
+                guard unread <= 0 else { continue }
+                let awaited = halves ?? Set(machine.pendingMoves.map(\.cookie))
+                halves = awaited
+                if machine.pendingMoves.contains(where: { awaited.contains($0.cookie) }) { continue }
+                // Empty now: settle (the next read finds nothing).
+                if InotifyInstance.queuedBytes(descriptor) > 0 { return }
                 continue
             }
             let (state, actions) = machine.queueEmpty(at: .now())
@@ -183,7 +198,7 @@ final class ReaderLoop {
         }
     }
 
-    private func read(_ descriptor: Int32) -> [InotifyRecord] {
+    private func read(_ descriptor: Int32) -> (records: [InotifyRecord], bytes: Int) {
         let table = machine.table
         return WatchSeams.readApart(descriptor, into: readBuffer) { wd in table.node(wd: wd).map { table.path(of: $0) } }
             ?? InotifyInstance.read(descriptor, into: readBuffer)

@@ -15,10 +15,20 @@ extension ReaderMachine {
 
     /// Handles records read in one `read(2)`, each as one input (what one
     /// record brings a client arrives as one array). A queue that never
-    /// empties (a writer faster than the reader) still releases what is due.
+    /// empties (a writer faster than the reader) still releases what is
+    /// due: held events, and rename halves read in an earlier read at
+    /// least a grace ago whose other half has not come since (moves out).
     mutating func read(_ records: [InotifyRecord], at now: ReaderTime) -> [Action] {
         for record in records {
             handle(record, at: now)
+            flush()
+        }
+        let expired = { (move: PendingMove) in move.readAt + Self.moveHalfGrace <= now.monotonic }
+        if pendingMoves.contains(where: expired) {
+            let moves = pendingMoves.filter(expired)
+            pendingMoves.removeAll(where: expired)
+            if pendingMoves.isEmpty { graceEnds = nil }
+            for move in moves { movedOut(move, at: now) }
             flush()
         }
         if pendingMoves.isEmpty { expire(at: now) }
@@ -112,7 +122,7 @@ extension ReaderMachine {
         } else if record.has(InotifyRecord.movedFrom) {
             scanned.remove(path)
             pendingMoves.append(PendingMove(path: path, directory: at.node, directoryPath: at.directory,
-                                            isDirectory: isDirectory, cookie: record.cookie))
+                                            isDirectory: isDirectory, cookie: record.cookie, readAt: now.monotonic))
         } else if record.has(InotifyRecord.movedTo) {
             if let index = pendingMoves.firstIndex(where: { $0.cookie == record.cookie }) {
                 movedWithin(pendingMoves.remove(at: index), to: at, now: now)

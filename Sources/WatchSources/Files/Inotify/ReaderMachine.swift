@@ -45,6 +45,8 @@ struct ReaderMachine<System: ReaderSystem> {
         var directoryPath: FilePath
         var isDirectory: Bool
         var cookie: UInt32
+        /// When it was read (monotonic seconds).
+        var readAt: Double
     }
 
     /// How long (seconds) a rename's `IN_MOVED_FROM` waits for its

@@ -150,6 +150,36 @@ import Testing
         #expect(machine.system.watches["/mem/root/c"] == nil)
     }
 
+    @Test func aRenameHalfLeftUnpairedWhileTheQueueStaysBusyLeavesTheTreeAfterItsGrace() {
+        var machine = machine()
+        _ = machine.add(client(1, "/mem/root"), gate: nil)
+        let half = record(machine, in: "/mem/root", InotifyRecord.movedFrom, "top.txt", cookie: 5)
+        #expect(sent(machine.read([half], at: Self.start)).isEmpty)
+        let grace = Machine.moveHalfGrace
+        let busy = { machine.system.watches["/mem/root/a"]! }()
+        let write = InotifyRecord(wd: busy, mask: InotifyRecord.closeWrite, cookie: 0, name: "one.txt")
+        // The queue never empties: other records keep coming.
+        let within = ReaderTime(monotonic: Self.start.monotonic + grace / 2, wall: Self.start.wall)
+        #expect(!sent(machine.read([write], at: within)).contains { $0.path == "/mem/root/top.txt" })
+        let over = ReaderTime(monotonic: Self.start.monotonic + grace, wall: Self.start.wall)
+        #expect(sent(machine.read([write], at: over)).contains(FileEvent(path: "/mem/root/top.txt", kind: .movedFrom, cookie: 5)))
+        #expect(machine.pendingMoves.isEmpty)
+    }
+
+    @Test func aRenameHalfWhosePairComesFirstInALateReadIsOneMove() {
+        var machine = machine()
+        _ = machine.add(client(1, "/mem/root"), gate: nil)
+        let from = record(machine, in: "/mem/root", InotifyRecord.movedFrom, "top.txt", cookie: 6)
+        #expect(sent(machine.read([from], at: Self.start)).isEmpty)
+        // A slow reader: the next read comes long after, its first record the pair.
+        let late = ReaderTime(monotonic: Self.start.monotonic + 10 * Machine.moveHalfGrace, wall: Self.start.wall)
+        let to = record(machine, in: "/mem/root/c", InotifyRecord.movedTo, "top.txt", cookie: 6)
+        #expect(sent(machine.read([to], at: late)) == [
+            FileEvent(path: "/mem/root/top.txt", kind: .movedFrom, cookie: 6),
+            FileEvent(path: "/mem/root/c/top.txt", kind: .movedTo, cookie: 6),
+        ])
+    }
+
     @Test func aNewDirectoryIsWatchedAndWhatItHoldsIsReportedOnce() {
         var machine = machine()
         _ = machine.add(client(1, "/mem/root"), gate: nil)
