@@ -21,7 +21,7 @@ extension Root {
     /// in the same read and delivers it after that moment's notice.
     func afterApplyingQueued(_ body: @escaping @Sendable () -> Void) {
         worker.async { [self] in
-            FileWatcher.flushReads()
+            reader.flushReads()
             drain()
             body()
         }

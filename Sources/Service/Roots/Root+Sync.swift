@@ -12,7 +12,8 @@ extension Root {
     /// delivered is applied, here, without waiting for the worker; then
     /// each cookie is known seen: inotify's at once, a polled subtree's
     /// once the poller's pass (which applies with it what it found) has
-    /// met it.
+    /// met it. A reader still behind at the deadline is a timeout, as an
+    /// unseen cookie is.
     func sync(timeout: Duration) throws(QueryError) {
         let deadline = DispatchTime.after(timeout)
         guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
@@ -21,12 +22,15 @@ extension Root {
         // Removed before the answer: a client may remove the directory next
         // (watchman's own tests remove `.hg` right after a query).
         defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
+        var flushed = true
         drainingHere {
-            FileWatcher.flushReads()
+            flushed = reader.flushReads(until: deadline)
             drain()
         }
-        for cookie in written where cookie.waiter.wait(timeout: deadline) == .timedOut {
-            state.withLock { _ = $0.cookies.removeValue(forKey: cookie.serial) }
+        for cookie in written where !flushed || cookie.waiter.wait(timeout: deadline) == .timedOut {
+            state.withLock { state in
+                for cookie in written { _ = state.cookies.removeValue(forKey: cookie.serial) }
+            }
             throw QueryError(Self.syncTimedOut(timeout))
         }
         if let reason = unavailableReason { throw QueryError(reason) }

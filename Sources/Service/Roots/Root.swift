@@ -62,6 +62,9 @@ final class Root: Sendable {
     /// `drain`): the worker, or a sync catching up on its own thread. Taken
     /// before `state`, never while holding it.
     let writing = Lock()
+    /// The root's own inotify reader: another root's storm never holds up
+    /// this one's syncs (`FileWatcher.Reader`).
+    let reader = FileWatcher.Reader()
     let worker: DispatchQueue
     let hashes: ContentHashes
     /// The tick after each batch applied (hot, shared: issue 25's subscriptions).
@@ -136,7 +139,7 @@ final class Root: Sendable {
         let options = state.withLock { $0.shape.watchOptions }
         // Notices first: arming announces the mounts it polls.
         let notices = FileWatcher.notices.subscribe(onNext: { [weak self] notice in self?.noted(notice) })
-        let subscription = FileWatcher.batches([filePath], options: options).subscribe(
+        let subscription = FileWatcher.batches([filePath], options: options, reader: reader).subscribe(
             onNext: { [weak self] events in self?.receive(events) },
             onError: { [weak self] error in
                 guard let self else { return }

@@ -52,7 +52,7 @@ final class RootBroadcast: Sendable {
             .debounce(settle, maxWait: max(settle, .seconds(1)), scheduler: QueueScheduler(queue: queue))
             .subscribe(onNext: { [weak self] _ in self?.later { $0.settled() } },
                        onCompleted: { [weak self] in self?.later { $0.finish() } })
-        let vcs = FileWatcher.vcsState(for: [root.filePath]).subscribe(onNext: { [weak self] vcs in self?.noteVCS(vcs) })
+        let vcs = FileWatcher.vcsState(for: [root.filePath], reader: root.reader).subscribe(onNext: { [weak self] vcs in self?.noteVCS(vcs) })
         let late = state.withLock { state -> Bool in
             state.listening += [changes, vcs]
             return state.finished

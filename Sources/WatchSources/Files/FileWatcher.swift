@@ -1,3 +1,4 @@
+import Dispatch
 import Signals
 import SystemPackage
 
@@ -52,9 +53,13 @@ public enum FileWatcher {
     /// hand slow work elsewhere (`observe(on:)`), or the kernel queue may
     /// overflow.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
-        let groups = shared(paths, options)
-        return Signal { observer in
-            groups.subscribe(
+        flattened(shared(paths, options))
+    }
+
+    /// Each event of each batch, one by one.
+    static func flattened(_ batches: Signal<[FileEvent]>) -> Signal<FileEvent> {
+        Signal { observer in
+            batches.subscribe(
                 onNext: { events in for event in events { observer.sendNext(event) } },
                 onError: { observer.sendError($0) },
                 onCompleted: { observer.sendCompleted() }
@@ -79,6 +84,31 @@ public enum FileWatcher {
         shared(paths, options)
     }
 
+    /// A reader thread with an inotify instance of its own, for the
+    /// watches made with it (`batches(_:options:reader:)`): `rwatch serve`
+    /// gives one to each root, so that a storm in one root (its records
+    /// still being read) never holds up a sync or a watch of another, as
+    /// watchman's one instance per root. Its thread runs while a watch
+    /// made with it does.
+    package final class Reader: Sendable {
+        let reader = InotifyReader(dedicated: true)
+
+        package init() {}
+
+        /// `FileWatcher.flushReads(until:)` for this reader's watches.
+        @discardableResult
+        package func flushReads(until deadline: DispatchTime = .distantFuture) -> Bool {
+            reader.barrier(until: deadline)
+        }
+    }
+
+    /// `batches(_:options:)`, read by `reader` rather than by the
+    /// process's reader, and never through a service. Not shared with
+    /// other subscriptions to the same paths.
+    package static func batches(_ paths: [FilePath], options: WatchOptions, reader: Reader) -> Signal<[FileEvent]> {
+        source(paths.map(FileSystem.absolute), options, reader: reader.reader)
+    }
+
     /// `batches(_:options:)` for paths given as text.
     public static func batches(_ paths: [String], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
         batches(paths.map { FilePath($0) }, options: options)
@@ -94,10 +124,13 @@ public enum FileWatcher {
     /// Returns once the reader thread has read, and delivered to every
     /// subscriber, each change the kernel queued before the call (a
     /// rename's first half included, resolved as a move out if its other
-    /// half never comes). `rwatch serve` calls it after seeing a sync
+    /// half never comes). `rwatch serve` calls it after writing a sync
     /// cookie, so that nothing queued before the cookie is still unread.
-    package static func flushReads() {
-        InotifyReader.shared.barrier()
+    /// False if `deadline` came first (the reader is behind: a sync's
+    /// `sync_timeout` is then an error, not a wait without end).
+    @discardableResult
+    package static func flushReads(until deadline: DispatchTime = .distantFuture) -> Bool {
+        InotifyReader.shared.barrier(until: deadline)
     }
 
     /// The one shared subscription for `paths` and `options`: the events
@@ -115,7 +148,7 @@ public enum FileWatcher {
     }
 
     /// One registration with the reader per subscription.
-    private static func source(_ paths: [FilePath], _ options: WatchOptions) -> Signal<[FileEvent]> {
+    private static func source(_ paths: [FilePath], _ options: WatchOptions, reader given: InotifyReader? = nil) -> Signal<[FileEvent]> {
         Signal { observer in
             do {
                 _ = try options.validated()
@@ -128,13 +161,13 @@ public enum FileWatcher {
                 return ActionDisposable {}
             }
             let sink = EventSink(observer: observer, kinds: options.kinds)
-            if ServiceWatch.canServe(paths, options), let served = ServiceWatch.start(paths, options: options, sink: sink) {
+            if given == nil, ServiceWatch.canServe(paths, options), let served = ServiceWatch.start(paths, options: options, sink: sink) {
                 return ActionDisposable {
                     sink.end()
                     served.end()
                 }
             }
-            let reader = InotifyReader.shared
+            let reader = given ?? InotifyReader.shared
             let id = reader.makeID()
             reader.add(ReaderClient(id: id, paths: paths, options: options, sink: sink))
             return ActionDisposable {

@@ -14,7 +14,7 @@ import SystemPackage
 /// the kernel queue (`readApart`), and when a subscription starts
 /// (`watchBudget`); the rest are inputs the reader machine takes like any
 /// other (`ReaderMachine.deafen`, `injectOverflow`).
-enum WatchSeams {
+package enum WatchSeams {
     /// Actions run once, on the reader thread, just before a watch is
     /// added on the directory they are keyed by.
     private static let beforeWatching = Locked<[FilePath: @Sendable () -> Void]>([:])
@@ -59,14 +59,27 @@ enum WatchSeams {
     /// Tests: records from the directories below `root` are dropped from
     /// now on, as a full kernel queue drops them, until `injectOverflow`.
     static func deafen(root: FilePath) {
-        InotifyReader.shared.seam(.deafen(root))
+        for reader in InotifyReader.everyReader { reader.seam(.deafen(root)) }
     }
 
     /// Tests: reads what is queued (dropping what `deafen` drops), then
     /// gives the clients watching `root` a queue overflow: an `overflow`
     /// event, a rescan, and events for what changed while they were deaf.
     static func injectOverflow(root: FilePath) {
-        InotifyReader.shared.seam(.overflow(root))
+        for reader in InotifyReader.everyReader { reader.seam(.overflow(root)) }
+    }
+
+    // MARK: A reader behind
+
+    /// Tests: holds the reader threads, as a storm they are still
+    /// reading would, until the returned function is called. Unlike the
+    /// other seams this is not keyed by a path: every watch of the process
+    /// waits meanwhile, so a test holds them only for a moment.
+    package static func holdReaders() -> @Sendable () -> Void {
+        let readers = InotifyReader.everyReader
+        let release = DispatchSemaphore(value: 0)
+        for reader in readers { reader.seam(.hold(release: release)) }
+        return { for _ in readers { release.signal() } }
     }
 
     // MARK: A rename read in halves

@@ -15,6 +15,14 @@ extension FileWatcher {
     /// idle and completes. It does not end when a repository is deleted;
     /// it waits for it to come back.
     public static func vcsState(for paths: [FilePath]) -> Signal<VCSState> {
+        vcsState(for: paths, reader: nil)
+    }
+
+    /// `vcsState(for:)` read by `reader` (when given), in step with the
+    /// watches made with it: `rwatch serve` follows a root's operations on
+    /// the root's own reader, so that a lock is seen before the changes
+    /// made under it.
+    package static func vcsState(for paths: [FilePath], reader: Reader?) -> Signal<VCSState> {
         Signal.deferred {
             var repositories: [Repository] = []
             for path in paths {
@@ -31,7 +39,10 @@ extension FileWatcher {
             options.coalescesSaves = false
             let tracker = VCSTracker(repositories)
             let tops = repositories.map(\.top)
-            return FileWatcher.watch(repositories.map(\.stateDirectory), options: options)
+            let directories = repositories.map(\.stateDirectory)
+            let events = reader.map { flattened(batches(directories, options: options, reader: $0)) }
+                ?? watch(directories, options: options)
+            return events
                 .scan(tracker) { tracker, event in tracker.applying(event) }
                 .map(\.state)
                 .startWith(VCSState())
@@ -39,9 +50,10 @@ extension FileWatcher {
                 .concatMap { state -> Signal<VCSState> in
                     guard !state.isBusy else { return Signal.just(state) }
                     // The files an operation wrote come before its end,
-                    // even those held back as possibly temporary.
+                    // even those held back as possibly temporary (by the
+                    // reader the watches are on: `reader`, else the process's).
                     return Signal { observer in
-                        InotifyReader.shared.releaseNew(under: tops) {
+                        (reader?.reader ?? InotifyReader.shared).releaseNew(under: tops) {
                             observer.sendNext(state)
                             observer.sendCompleted()
                         }

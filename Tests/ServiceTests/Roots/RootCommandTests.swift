@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 import TestSupport
+import WatchSources
 import WatchmanProtocol
 @testable import Service
 
@@ -53,6 +54,19 @@ import WatchmanProtocol
             let reply = service.call(["query", .string(service.root), ["since": clock, "fields": ["name", "exists"]]])
             #expect(reply["files"] == [["name": .string("moved\(round)"), "exists": false]], "round \(round): \(reply)")
         }
+    }
+
+    /// A reader still behind at the deadline (a storm it reads) makes a
+    /// sync time out with watchman's error, as an unseen cookie does,
+    /// rather than wait on.
+    @Test func aSyncWhoseReaderIsBehindTimesOutAtItsDeadline() throws {
+        let service = try ServiceRoot()
+        service.watch()
+        let release = WatchSeams.holdReaders()
+        let reply = service.call(["clock", .string(service.root), ["sync_timeout": 100]])
+        release()
+        #expect(reply["error"]?.text == "syncToNow: timed out waiting for cookie file to be observed by watcher within 100 milliseconds")
+        #expect(service.call(["clock", .string(service.root), ["sync_timeout": 10_000]])["clock"] != nil)
     }
 
     @Test func aWriteToAFileStillOpenIsSeenBySyncedQuery() throws {

@@ -29,6 +29,14 @@ enum InotifyInstance {
         return descriptor
     }
 
+    /// A new instance that is not the process's (a dedicated reader's):
+    /// the caller closes it.
+    static func openUnshared() throws(FileWatchError) -> Int32 {
+        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else { throw FileWatchError(.inotifyUnavailable(errno: errno)) }
+        return descriptor
+    }
+
     /// Closes the instance, and every watch with it.
     static func close() {
         if let current { _ = Glibc.close(current) }

@@ -4,12 +4,17 @@ import Signals
 import Synchronization
 import SystemPackage
 
-/// The one thread that reads inotify for every `FileWatcher` subscription
-/// of the process (`ReaderLoop`, deciding with `ReaderMachine`).
-/// Subscriptions and the poller's notices reach it as commands through a
-/// locked queue and a `WakePipe` that wakes its poll. It runs while at
-/// least one client is registered and, when the last leaves, removes
-/// every watch and exits (keeping the inotify instance open for the next).
+/// A thread that reads inotify for `FileWatcher` subscriptions
+/// (`ReaderLoop`, deciding with `ReaderMachine`). Subscriptions and the
+/// poller's notices reach it as commands through a locked queue and a
+/// `WakePipe` that wakes its poll. It runs while at least one client is
+/// registered and, when the last leaves, removes every watch and exits.
+///
+/// `shared` serves every watch of the process (one inotify instance, kept
+/// open for the next thread). A dedicated reader (`FileWatcher.Reader`)
+/// has an instance of its own, closed when it goes idle: `rwatch serve`
+/// gives one to each root, so that a storm in one root never delays a
+/// sync or a watch of another (watchman's one instance per root).
 final class InotifyReader: Sendable {
     enum Command: Sendable {
         /// Register and arm a client; the gate opens once armed (or failed).
@@ -33,10 +38,23 @@ final class InotifyReader: Sendable {
     enum Seam: Sendable {
         case deafen(FilePath)
         case overflow(FilePath)
+        /// Stop reading until the semaphore is signalled.
+        case hold(release: DispatchSemaphore)
     }
 
     /// The process's reader.
-    static let shared = InotifyReader()
+    static let shared = InotifyReader(dedicated: false)
+
+    /// Readers whose thread runs now, by number: where a poll job's
+    /// notices go, and what a test seam reaches.
+    private static let running = Locked<[Int: InotifyReader]>([:])
+    private static let numbers = Atomic<Int>(1)
+
+    /// This reader's number (`shared`'s is 0); its poll jobs' ids start at
+    /// `number << 32`, as the poller serves every reader.
+    let number: Int
+    /// Whether it has an inotify instance of its own.
+    let dedicated: Bool
 
     /// Commands for the reader thread, which it starts when needed.
     private let inbox = CommandInbox<Command>(owner: "inotify reader")
@@ -46,7 +64,20 @@ final class InotifyReader: Sendable {
     /// The descriptor the reader polls for commands.
     var wakeFD: Int32 { inbox.wakeFD }
 
-    private init() {}
+    init(dedicated: Bool) {
+        self.dedicated = dedicated
+        number = dedicated ? Self.numbers.wrappingAdd(1, ordering: .relaxed).oldValue : 0
+    }
+
+    /// The running reader numbered `number`, if its thread runs.
+    static func running(_ number: Int) -> InotifyReader? {
+        running.withLock { $0[number] }
+    }
+
+    /// `shared`, and every dedicated reader whose thread runs.
+    static var everyReader: [InotifyReader] {
+        [shared] + running.withLock { Array($0.values) }.filter { $0.dedicated }.sorted { $0.number < $1.number }
+    }
 
     /// A fresh client id.
     func makeID() -> Int { nextID.wrappingAdd(1, ordering: .relaxed).oldValue }
@@ -95,11 +126,13 @@ final class InotifyReader: Sendable {
     }
 
     /// Returns once the reader has read, and delivered to every
-    /// subscriber, each change the kernel queued before the call.
-    func barrier() {
+    /// subscriber, each change the kernel queued before the call; false
+    /// if `deadline` came first (the barrier still passes, later, unheard).
+    @discardableResult
+    func barrier(until deadline: DispatchTime = .distantFuture) -> Bool {
         let done = DispatchSemaphore(value: 0)
         submit(.barrier(done))
-        done.wait()
+        return done.wait(timeout: deadline) == .success
     }
 
     /// Applies a test seam, waiting until it is applied.
@@ -127,11 +160,17 @@ final class InotifyReader: Sendable {
     }
 
     private func spawn() {
+        Self.running.withLock { $0[number] = self }
         // The system's default stack.
         let started = DetachedThread.start(stackSize: nil, name: FileWatcher.readerThreadName) { [self] in
             let me = pthread_self()
             readerThread.store(me, ordering: .releasing)
             ReaderLoop(reader: self).run()
+            // Unless a command came since, started a thread again, and
+            // stored this reader again: then it is still running.
+            Self.running.withLock { running in
+                if !inbox.isRunning, running[number] === self { running[number] = nil }
+            }
             // Forget this thread's id before it ends: a later thread may be
             // given the same id, and `add` from it must still wait to be
             // armed. (A newer reader may have stored its own id already.)

@@ -14,7 +14,7 @@ final class ReaderLoop {
 
     init(reader: InotifyReader) {
         self.reader = reader
-        machine = ReaderMachine(system: LiveReaderSystem(), now: .now())
+        machine = ReaderMachine(system: LiveReaderSystem(), now: .now(), reader: reader.number)
     }
 
     deinit {
@@ -34,8 +34,9 @@ final class ReaderLoop {
                 // instances (`fs.inotify.max_user_instances`, 128 by
                 // default) and the next watch would be polled, and polling
                 // cannot see a same-size rewrite within one timestamp tick.
-                // Only an instance with watches left over is closed, to start clean.
-                if machine.table.count > 0 { closeInstance() }
+                // Only an instance with watches left over is closed, to start
+                // clean; a dedicated reader's always is (it is its own).
+                if machine.table.count > 0 || reader.dedicated { closeInstance() }
                 machine.system.stopFollowingMounts()
                 reader.publish(watchCount: 0)
                 if reader.finishIfIdle() { return }
@@ -56,7 +57,7 @@ final class ReaderLoop {
 
     private func openInstance() {
         do {
-            machine.system.descriptor = try InotifyInstance.open()
+            machine.system.descriptor = try reader.dedicated ? InotifyInstance.openUnshared() : InotifyInstance.open()
             machine.instanceOpened(nil)
         } catch {
             machine.system.descriptor = -1
@@ -65,7 +66,11 @@ final class ReaderLoop {
     }
 
     private func closeInstance() {
-        InotifyInstance.close()
+        if reader.dedicated {
+            if machine.system.descriptor >= 0 { _ = close(machine.system.descriptor) }
+        } else {
+            InotifyInstance.close()
+        }
         machine.system.descriptor = -1
         machine.instanceClosed()
     }
@@ -96,6 +101,9 @@ final class ReaderLoop {
         case .seam(.deafen(let root), let done):
             machine.deafen(root: root, at: .now())
             done.signal()
+        case .seam(.hold(let release), let done):
+            done.signal()
+            release.wait()
         case .seam(.overflow(let root), let done):
             drain()
             perform(machine.injectOverflow(root: root))

@@ -63,7 +63,7 @@ extension ReaderMachine {
             let root = client.roots[index]
             // A root polled whole has no inotify watch to hear its outside rule files by.
             let job = PollJob(
-                id: nextJobID, clientID: client.id, rootIndex: index, rootPath: root.path,
+                id: nextJobID, reader: reader, clientID: client.id, rootIndex: index, rootPath: root.path,
                 interval: client.options.backend.pollInterval, filter: root.filter,
                 followed: FollowedFiles(root.polledWhole && !root.isFile ? root.filter.followedFiles : []),
                 subtrees: subtrees, gate: gate, sink: client.sink, coalescesSaves: client.options.coalescesSaves)

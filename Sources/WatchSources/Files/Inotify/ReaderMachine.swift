@@ -87,8 +87,14 @@ struct ReaderMachine<System: ReaderSystem> {
     /// What the input under way has decided to do.
     var actions: [Action] = []
 
-    init(system: System, now: ReaderTime) {
+    /// The number of the reader it decides for (`InotifyReader.number`):
+    /// where its poll jobs send their notices.
+    let reader: Int
+
+    init(system: System, now: ReaderTime, reader: Int = 0) {
         self.system = system
+        self.reader = reader
+        nextJobID = reader << 32
         lastIdle = now.wall
     }
 

@@ -13,6 +13,8 @@ final class PollJob: @unchecked Sendable {
     // the poll thread touches it (and its machine) afterwards.
 
     let id: Int
+    /// The number of the inotify reader whose client it polls for.
+    let reader: Int
     let clientID: Int
     let rootIndex: Int
     let interval: Duration
@@ -28,11 +30,12 @@ final class PollJob: @unchecked Sendable {
     /// Where its changes go: the subscription's sink, shared with the inotify reader.
     let sink: EventSink
 
-    init(id: Int, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
+    init(id: Int, reader: Int = 0, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
          followed: FollowedFiles = FollowedFiles([]), subtrees: [PollMachine.Subtree], gate: ArmGate?,
          sink: EventSink, coalescesSaves: Bool = true)
     {
         self.id = id
+        self.reader = reader
         self.clientID = clientID
         self.rootIndex = rootIndex
         self.interval = interval
@@ -66,7 +69,7 @@ final class PollJob: @unchecked Sendable {
             case .send(let events):
                 sink.send(events)
             case .notice(let notice):
-                InotifyReader.shared.pollNotice(client: clientID, job: id, notice)
+                InotifyReader.running(reader)?.pollNotice(client: clientID, job: id, notice)
             }
         }
     }
