@@ -1,5 +1,6 @@
 import Glibc
 import Signals
+import SystemPackage
 import WatchSources
 import WatchmanProtocol
 
@@ -42,7 +43,7 @@ struct TriggerLaunch {
         if let relative = trigger.spec.query.relativeRoot {
             options.environmentBytes["WATCHMAN_RELATIVE_ROOT"] = trigger.root.path + [UInt8(ascii: "/")] + relative
         }
-        options.workingDirectory = String(decoding: workingDirectory, as: UTF8.self)
+        options.workingDirectoryPath = FilePath(bytes: workingDirectory)
         options.descriptors = descriptors
         let root = RootTable.text(trigger.root.path)
         let log = trigger.log

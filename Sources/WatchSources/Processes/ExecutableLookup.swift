@@ -12,14 +12,14 @@ enum ExecutableLookup {
     /// A name with a `/` is checked as is (relative to `workingDirectory`,
     /// where the child will run); a bare name is searched on `searchPath`
     /// (the child's `PATH`; `/usr/local/bin:/usr/bin:/bin` when unset).
-    static func resolve(_ command: [UInt8], searchPath: String?, workingDirectory: String?) throws(ProcessError) -> [UInt8] {
+    static func resolve(_ command: [UInt8], searchPath: String?, workingDirectory: [UInt8]?) throws(ProcessError) -> [UInt8] {
         let name = String(decoding: command, as: UTF8.self)
         guard !command.isEmpty else { throw ProcessError(command: name, reason: .notFound) }
         let slash = UInt8(ascii: "/")
         if command.contains(slash) {
             var candidate = command
             if command.first != slash, let workingDirectory {
-                candidate = Array(workingDirectory.utf8) + [slash] + command
+                candidate = workingDirectory + [slash] + command
             }
             switch check(candidate) {
             case .ok: return command

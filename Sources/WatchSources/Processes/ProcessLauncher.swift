@@ -74,9 +74,9 @@ package enum ProcessLauncher {
         let command = try validate(argv, options)
         let options = try SocketHandOver.lay(options, command: command)
         var environment = environment(adding: options.environment, bytes: options.environmentBytes)
-        if let directory = options.workingDirectory { try checkDirectory(directory, command: command) }
+        if let directory = options.workingDirectoryPath { try checkDirectory(directory, command: command) }
         let searchPath = environment.last { $0.starts(with: "PATH=".utf8) }.map { String(decoding: $0.dropFirst(5), as: UTF8.self) }
-        var executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectory)
+        var executable = try ExecutableLookup.resolve(argv[0].bytes, searchPath: searchPath, workingDirectory: options.workingDirectoryPath?.bytes)
         if !options.listenSockets.isEmpty || withTerminal {
             // LISTEN_PID must be the command's own pid, which no spawn
             // attribute can set, and the terminal is taken after the spawn
@@ -90,9 +90,9 @@ package enum ProcessLauncher {
         defer { streams.closeParentCopies() }
         let setUp = SpawnSetUp(options, streams: streams, withTerminal: withTerminal)
         defer { setUp.destroy() }
-        if let directory = options.workingDirectory, !setUp.changeDirectory(to: directory) {
+        if let directory = options.workingDirectoryPath, !setUp.changeDirectory(to: directory) {
             streams.closeReadEnds()
-            throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: "this C library cannot set a child's directory")
+            throw ProcessError(command: command, reason: .badWorkingDirectory(directory.string), detail: "this C library cannot set a child's directory")
         }
         var pid: pid_t = 0
         var placed = false
@@ -132,18 +132,18 @@ package enum ProcessLauncher {
         return command
     }
 
-    private static func checkDirectory(_ directory: String, command: String) throws(ProcessError) {
+    private static func checkDirectory(_ directory: FilePath, command: String) throws(ProcessError) {
         var info = stat()
         var code: Int32 = 0
-        if stat(directory, &info) != 0 {
+        if directory.withPlatformString({ stat($0, &info) }) != 0 {
             code = errno
         } else if info.st_mode & S_IFMT != S_IFDIR {
             code = ENOTDIR
-        } else if access(directory, X_OK) != 0 {
+        } else if directory.withPlatformString({ access($0, X_OK) }) != 0 {
             code = errno
         }
         guard code != 0 else { return }
-        throw ProcessError(command: command, reason: .badWorkingDirectory(directory), detail: Errno(rawValue: code).description)
+        throw ProcessError(command: command, reason: .badWorkingDirectory(directory.string), detail: Errno(rawValue: code).description)
     }
 
     private static func spawnError(_ code: Int32, command: String) -> ProcessError {

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// How a command is started and stopped: the one options type from a
 /// recipe's `RunOptions` (which holds one) to `ProcessLauncher`.
@@ -27,8 +28,15 @@ public struct ProcessOptions: Sendable {
     /// Variables whose values are bytes rather than text (paths, which need
     /// not be UTF-8), laid over the inherited environment and `environment`.
     public var environmentBytes: [String: [UInt8]] = [:]
-    /// The child's working directory; `nil` keeps rwatch's.
-    public var workingDirectory: String?
+    /// The child's working directory, as bytes (a path need not be
+    /// UTF-8); `nil` keeps rwatch's.
+    public var workingDirectoryPath: FilePath? = nil
+    /// `workingDirectoryPath` as text: what a recipe or the command line
+    /// gives. Reading it decodes, for display only.
+    public var workingDirectory: String? {
+        get { workingDirectoryPath?.string }
+        set { workingDirectoryPath = newValue.map { FilePath($0) } }
+    }
     /// `nil` runs the arguments directly (no shell). Otherwise the command
     /// runs as `[shell, "-c", arguments.joined(separator: " ")]`, followed
     /// by `shell` again as the script's `$0` and `shellParameters`, if any.
@@ -86,7 +94,7 @@ public struct ProcessOptions: Sendable {
         interactive: Bool = false
     ) {
         self.environment = environment
-        self.workingDirectory = workingDirectory
+        self.workingDirectoryPath = workingDirectory.map { FilePath($0) }
         self.shell = shell
         self.stopSignal = stopSignal
         self.stopTimeout = stopTimeout

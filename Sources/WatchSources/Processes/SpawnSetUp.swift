@@ -68,9 +68,9 @@ struct SpawnSetUp {
     }
 
     /// Has the child start in `directory`; false where this C library cannot.
-    func changeDirectory(to directory: String) -> Bool {
+    func changeDirectory(to directory: FilePath) -> Bool {
         guard let addChdir = GNUFunctions.addChdir else { return false }
-        _ = addChdir(actions, directory)
+        _ = directory.withPlatformString { addChdir(actions, $0) }
         return true
     }
 

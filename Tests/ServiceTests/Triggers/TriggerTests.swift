@@ -70,6 +70,45 @@ import WatchmanProtocol
         #expect(service.tree.read("sub/env.out") == "WATCHMAN_RELATIVE_ROOT=\(service.root)/sub\n\(service.root)/sub\n")
     }
 
+    /// Paths are bytes: a relative root whose name is not UTF-8 is where
+    /// the command runs (it was decoded to text, and the `chdir` failed).
+    @Test func aRelativeRootThatIsNotUTF8IsWhereTheCommandRuns() throws {
+        let service = try ServiceRoot(encoding: .bserV2(capabilities: []))
+        let sub: [UInt8] = Array("sub".utf8) + [0xFF]
+        let directory = Array(service.root.utf8) + [UInt8(ascii: "/")] + sub
+        #expect(Self.withCString(directory) { mkdir($0, 0o755) } == 0)
+        let file = Self.withCString(directory + Array("/a.c".utf8)) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
+        #expect(file >= 0)
+        close(file)
+        service.watch()
+        let script = #"pwd > "$0.tmp"; mv "$0.tmp" "$0""#
+        let reply = service.call(["trigger", .string(service.root), [
+            "name": "pwd", "expression": ["suffix", "c"], "relative_root": .bytes(sub),
+            "command": ["/bin/sh", "-c", .string(script), .string(service.root + "/pwd.out")],
+        ]])
+        #expect(reply["error"] == nil, "\(reply)")
+        #expect(eventually { !service.tree.read("pwd.out").isEmpty })
+        #expect(Self.contents(service.root + "/pwd.out") == directory + [UInt8(ascii: "\n")])
+    }
+
+    private static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
+        (bytes + [0]).map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// A file's bytes, as they are.
+    private static func contents(_ path: String) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return bytes }
+            bytes += buffer[..<count]
+        }
+    }
+
     @Test func namesAreAppendedAndNamePerLineIsCutAtMaxFilesStdin() throws {
         let service = try ServiceRoot()
         for name in ["a.c", "b c.c", "d.c"] { service.write(name) }
