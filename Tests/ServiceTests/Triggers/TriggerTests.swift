@@ -75,11 +75,10 @@ import WatchmanProtocol
     @Test func aRelativeRootThatIsNotUTF8IsWhereTheCommandRuns() throws {
         let service = try ServiceRoot(encoding: .bserV2(capabilities: []))
         let sub: [UInt8] = Array("sub".utf8) + [0xFF]
+        // The service names the root by its real path (`/tmp` may be a link).
         let directory = Array(service.root.utf8) + [UInt8(ascii: "/")] + sub
-        #expect(Self.withCString(directory) { mkdir($0, 0o755) } == 0)
-        let file = Self.withCString(directory + Array("/a.c".utf8)) { open($0, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644) }
-        #expect(file >= 0)
-        close(file)
+        TemporaryDirectory.makeDirectory(bytes: directory)
+        TemporaryDirectory.write(bytes: directory + Array("/a.c".utf8), "")
         service.watch()
         let script = #"pwd > "$0.tmp"; mv "$0.tmp" "$0""#
         let reply = service.call(["trigger", .string(service.root), [
@@ -88,25 +87,7 @@ import WatchmanProtocol
         ]])
         #expect(reply["error"] == nil, "\(reply)")
         #expect(eventually { !service.tree.read("pwd.out").isEmpty })
-        #expect(Self.contents(service.root + "/pwd.out") == directory + [UInt8(ascii: "\n")])
-    }
-
-    private static func withCString<T>(_ bytes: [UInt8], _ body: (UnsafePointer<CChar>) -> T) -> T {
-        (bytes + [0]).map { CChar(bitPattern: $0) }.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
-
-    /// A file's bytes, as they are.
-    private static func contents(_ path: String) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return [] }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(fd, &buffer, buffer.count)
-            guard count > 0 else { return bytes }
-            bytes += buffer[..<count]
-        }
+        #expect(TemporaryDirectory.readBytes(service.root + "/pwd.out") == directory + [UInt8(ascii: "\n")])
     }
 
     @Test func namesAreAppendedAndNamePerLineIsCutAtMaxFilesStdin() throws {
