@@ -27,7 +27,8 @@ extension Root {
             flushed = reader.flushReads(until: deadline)
             drain()
         }
-        for cookie in written where !flushed || cookie.waiter.wait(timeout: deadline) == .timedOut {
+        let seen = flushed && written.allSatisfy { $0.waiter.wait(timeout: deadline) == .success }
+        guard seen else {
             state.withLock { state in
                 for cookie in written { _ = state.cookies.removeValue(forKey: cookie.serial) }
             }
