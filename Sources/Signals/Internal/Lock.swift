@@ -56,6 +56,14 @@ extension Locked where State == Void {
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         try storage.withMutex(body)
     }
+
+    /// Runs `body` with the lock held if no thread holds it now; nil
+    /// (and `body` not run) if one does: for work that may go elsewhere
+    /// rather than wait.
+    @inlinable
+    package func withLockIfAvailable<R>(_ body: () throws -> R) rethrows -> R? {
+        try storage.withMutexIfAvailable(body)
+    }
 }
 
 @usableFromInline
@@ -92,6 +100,20 @@ final class LockStorage<State>: ManagedBuffer<State, pthread_mutex_t> {
     func withMutex<R>(_ body: () throws -> R) rethrows -> R {
         try withUnsafeMutablePointerToElements { mutex in
             Self.checked(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+            defer { Self.checked(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+            return try body()
+        }
+    }
+
+    /// `withMutex` if the mutex is free now; nil if another thread holds it.
+    @inlinable
+    func withMutexIfAvailable<R>(_ body: () throws -> R) rethrows -> R? {
+        try withUnsafeMutablePointerToElements { mutex in
+            let result = pthread_mutex_trylock(mutex)
+            guard result == 0 else {
+                Self.checked(result == EBUSY ? 0 : result, "pthread_mutex_trylock")
+                return nil
+            }
             defer { Self.checked(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
             return try body()
         }

@@ -95,10 +95,23 @@ public enum FileWatcher {
 
         package init() {}
 
-        /// `FileWatcher.flushReads(until:)` for this reader's watches.
+        /// `FileWatcher.flushReads(until:)` for this reader's watches; at
+        /// once, on the caller's thread, when the reader has read and
+        /// delivered everything and nothing is queued (`isCaughtUp`).
+        /// The poller's deliveries to the same watches are not waited
+        /// for then: a caller that needs them (a sync of a root with
+        /// polled parts) waits for a cookie the poller must see.
         @discardableResult
         package func flushReads(until deadline: DispatchTime = .distantFuture) -> Bool {
-            reader.barrier(until: deadline)
+            reader.isCaughtUp() || reader.barrier(until: deadline)
+        }
+
+        /// Whether everything the kernel queued for this reader's watches
+        /// before the call is delivered already (`flushReads` would
+        /// return at once): its thread waits in `poll` with all it read
+        /// delivered, and nothing is queued.
+        package func isCaughtUp() -> Bool {
+            reader.isCaughtUp()
         }
     }
 

@@ -61,6 +61,10 @@ final class InotifyReader: Sendable {
     private let nextID = Atomic<Int>(1)
     private let readerThread = Atomic<UInt>(0)
     private let watches = Atomic<Int>(0)
+    /// The inotify descriptor while the reader thread waits in `poll`
+    /// with every record it read delivered and no rename half held;
+    /// -1 otherwise (`isCaughtUp`).
+    private let idleDescriptor = Locked<Int32>(-1)
     /// The descriptor the reader polls for commands.
     var wakeFD: Int32 { inbox.wakeFD }
 
@@ -135,6 +139,26 @@ final class InotifyReader: Sendable {
         return done.wait(timeout: deadline) == .success
     }
 
+    /// Whether every change the kernel queued before the call is
+    /// delivered already: the reader thread waits in `poll` with all it
+    /// read delivered, and nothing is queued. (A new file that a watch
+    /// coalescing saves holds back a moment stays held, as after a
+    /// barrier; the service's watches hold nothing.) Then a barrier has nothing
+    /// to wait for, and a sync spares two thread wake-ups (there and
+    /// back). Records are queued before the system call that caused them
+    /// returns, so none made before the call can be missing. Deliveries
+    /// another thread makes to the same subscribers (the poller's) are
+    /// not waited for: the caller waits for those by its own means (a
+    /// cookie the poller must see).
+    func isCaughtUp() -> Bool {
+        idleDescriptor.withLock { descriptor in
+            var count: Int32 = 0
+            // Under the lock: the reader clears it before it reads, or
+            // closes the descriptor.
+            return descriptor >= 0 && ioctl(descriptor, UInt(FIONREAD), &count) == 0 && count == 0
+        }
+    }
+
     /// Applies a test seam, waiting until it is applied.
     func seam(_ seam: Seam) {
         let done = DispatchSemaphore(value: 0)
@@ -154,6 +178,13 @@ final class InotifyReader: Sendable {
     /// Called with no clients left: stops the thread unless commands
     /// arrived meanwhile.
     func finishIfIdle() -> Bool { inbox.finishIfIdle() }
+
+    /// The reader thread is about to wait in `poll` with all it read
+    /// delivered (`descriptor`, its inotify descriptor), or has stopped
+    /// waiting (-1).
+    func publishIdle(_ descriptor: Int32) {
+        idleDescriptor.withLock { $0 = descriptor }
+    }
 
     func publish(watchCount: Int) {
         watches.store(watchCount, ordering: .relaxed)

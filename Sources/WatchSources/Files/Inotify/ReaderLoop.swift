@@ -166,7 +166,12 @@ final class ReaderLoop {
         if machine.system.descriptor >= 0 { fds.append(pollfd(fd: machine.system.descriptor, events: Int16(POLLIN), revents: 0)) }
         let mountWatch = machine.system.mountWatch
         if mountWatch >= 0 { fds.append(pollfd(fd: mountWatch, events: Int16(POLLPRI), revents: 0)) }
+        // Caught up: every record read is delivered (`perform` sends at
+        // once), and no rename half waits for its other.
+        let caughtUp = machine.system.descriptor >= 0 && machine.pendingMoves.isEmpty
+        if caughtUp { reader.publishIdle(machine.system.descriptor) }
         let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if caughtUp { reader.publishIdle(-1) }
         let mountsMoved = mountWatch >= 0 && fds[fds.count - 1].revents & Int16(POLLPRI | POLLERR) != 0
         if ready == 0 { machine.quiet() }
         return (ready < 0 || fds[0].revents != 0, mountsMoved)

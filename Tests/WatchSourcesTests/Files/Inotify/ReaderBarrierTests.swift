@@ -36,6 +36,34 @@ import TestSupport
         #expect(returned.wait(timeout: .now() + .seconds(60)) == .success, "the barrier waited for the writer to stop")
         #expect(writer.isWriting, "the queue emptied: the writer stopped early")
     }
+
+    /// A sync of `rwatch serve` skips the barrier's two thread wake-ups
+    /// when the root's reader is caught up: waiting in `poll` with all it
+    /// read delivered, and nothing queued. It must never say so while a
+    /// record is unread (a change would be missing from the answer).
+    @Test func aReaderIsCaughtUpOnlyWithNothingQueuedOrUndelivered() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let reader = FileWatcher.Reader()
+        let seen = Locked<[FileEvent]>([])
+        // As the service watches: a new file is not held back as a possible temporary one.
+        var options = WatchOptions(backend: .inotify)
+        options.coalescesSaves = false
+        let subscription = FileWatcher.batches([FilePath(dir.path)], options: options, reader: reader)
+            .subscribe(onNext: { events in seen.withLock { $0 += events } })
+        defer { subscription.dispose() }
+        #expect(eventually { reader.isCaughtUp() }, "an idle reader never said it was caught up")
+
+        // Held in a command, the reader reads nothing: the change waits in the queue.
+        let release = WatchSeams.holdReaders()
+        Disk.write(dir.at("new"))
+        #expect(!reader.isCaughtUp(), "caught up with a record unread")
+        release()
+
+        #expect(eventually { reader.isCaughtUp() })
+        // Caught up means delivered: the change is there, no barrier needed.
+        #expect(seen.withLock { $0 }.contains { $0.path == FilePath(dir.at("new")) })
+    }
 }
 
 /// A thread that keeps the process's inotify queue holding records
