@@ -4,17 +4,16 @@ extension RootCommands {
     /// `["query", ROOT, QUERY]`.
     static func query(_ request: CommandRequest, _ context: CommandContext, _ roots: RootTable) throws -> WatchmanValue {
         guard request.arguments.count == 2 else { throw CommandError("wrong number of arguments for 'query'") }
-        let root = try Self.root(request, roots, usage: "wrong number of arguments for 'query'")
+        let root = try Self.root(request, roots, onLoop: context.onLoop, usage: "wrong number of arguments for 'query'")
         let spec = try QuerySpec(parsing: request.arguments[1])
-        logRequest(spec, context)
-        return .object(try root.query(spec))
+        return try answer(spec, root, context)
     }
 
     /// `["since", ROOT, CLOCKSPEC, PATTERN…]`: what changed since the
     /// clockspec, with every field of watchman's legacy list.
     static func since(_ request: CommandRequest, _ context: CommandContext, _ roots: RootTable) throws -> WatchmanValue {
         guard request.arguments.count >= 2 else { throw CommandError("not enough arguments for 'since'") }
-        let root = try Self.root(request, roots, usage: "not enough arguments for 'since'")
+        let root = try Self.root(request, roots, onLoop: context.onLoop, usage: "not enough arguments for 'since'")
         guard request.arguments[1].isString else { throw CommandError("expected argument 2 to be a valid clockspec") }
         var query: [(key: String, value: WatchmanValue)] = [("since", request.arguments[1])]
         if let expression = try SimplePatterns.expression(request.arguments.dropFirst(2), firstPosition: 3) {
@@ -22,6 +21,18 @@ extension RootCommands {
         }
         var spec = try QuerySpec(parsing: .object(query))
         spec.fields = .legacy
+        return try answer(spec, root, context)
+    }
+
+    /// `spec`'s reply from `root`: on the loop only when it needs no wait
+    /// (`Root.queryWithoutWaiting`), else `WouldWait`.
+    private static func answer(_ spec: QuerySpec, _ root: Root, _ context: CommandContext) throws -> WatchmanValue {
+        if context.onLoop {
+            guard let reply = try root.queryWithoutWaiting(spec) else { throw WouldWait() }
+            logRequest(spec, context)
+            return .object(reply)
+        }
+        logRequest(spec, context)
         return .object(try root.query(spec))
     }
 

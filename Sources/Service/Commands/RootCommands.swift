@@ -29,9 +29,11 @@ public struct RootCommands: ServiceComponent {
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'get-config'")
             return ["config": root.state.withLock { $0.configuration.local } ?? .object([])]
         }
-        table.register("clock") { request, _ in try Self.clock(request, roots) }
-        table.register("query") { request, context in try Self.query(request, context, roots) }
-        table.register("since") { request, context in try Self.since(request, context, roots) }
+        // Tried on the loop: a small query of a caught-up root is answered
+        // there (`Root.queryWithoutWaiting`), any other on a worker.
+        table.register("clock", answersOnLoop: true) { request, context in try Self.clock(request, context, roots) }
+        table.register("query", answersOnLoop: true) { request, context in try Self.query(request, context, roots) }
+        table.register("since", answersOnLoop: true) { request, context in try Self.since(request, context, roots) }
         table.register("find") { request, context in try Self.find(request, context, roots) }
         registerDebugCommands(in: &table)
         table.addCapabilities(Self.capabilities)
@@ -68,13 +70,24 @@ public struct RootCommands: ServiceComponent {
     // MARK: Arguments
 
     /// The root named by the first argument, with exactly `count` arguments.
-    static func root(_ request: CommandRequest, _ roots: RootTable, count: Int? = nil, usage: String) throws -> Root {
+    /// On the loop (`onLoop`), only a root named exactly by its path is
+    /// found, without `realpath` (a file-system call that may hang on a
+    /// network mount); any other argument throws `WouldWait`, to be
+    /// resolved on a worker.
+    static func root(_ request: CommandRequest, _ roots: RootTable, count: Int? = nil, onLoop: Bool = false,
+                     usage: String) throws -> Root {
         if let count, request.arguments.count != count { throw CommandError(usage) }
         guard let first = request.arguments.first else { throw CommandError(usage) }
         guard let path = first.stringBytes else {
             throw CommandError.validation("second argument must be a string expressing the path to the watch")
         }
-        let root = try roots.resolve(path)
+        let root: Root
+        if onLoop {
+            guard let found = roots.watchedAsGiven(path) else { throw WouldWait() }
+            root = found
+        } else {
+            root = try roots.resolve(path)
+        }
         root.touch()
         return root
     }
@@ -105,7 +118,7 @@ public struct RootCommands: ServiceComponent {
         return .object(members + [("warning", .string(warning))])
     }
 
-    static func clock(_ request: CommandRequest, _ roots: RootTable) throws -> WatchmanValue {
+    static func clock(_ request: CommandRequest, _ context: CommandContext, _ roots: RootTable) throws -> WatchmanValue {
         var timeout: Int64 = 0
         if request.arguments.count == 2 {
             let options = request.arguments[1]
@@ -119,7 +132,12 @@ public struct RootCommands: ServiceComponent {
         } else if request.arguments.count != 1 {
             throw CommandError("wrong number of arguments to 'clock'")
         }
-        let root = try Self.root(request, roots, usage: "wrong number of arguments to 'clock'")
-        return ["clock": .string(try root.clock(syncTimeout: .milliseconds(max(0, timeout))))]
+        let root = try Self.root(request, roots, onLoop: context.onLoop, usage: "wrong number of arguments to 'clock'")
+        let syncTimeout = Duration.milliseconds(max(0, timeout))
+        if context.onLoop {
+            guard let clock = try root.clockWithoutWaiting(syncTimeout: syncTimeout) else { throw WouldWait() }
+            return ["clock": .string(clock)]
+        }
+        return ["clock": .string(try root.clock(syncTimeout: syncTimeout))]
     }
 }

@@ -9,15 +9,16 @@ public struct ServerCommands: ServiceComponent {
     public init() {}
 
     public func register(in table: inout CommandTable) {
-        table.register("version", Self.version)
-        table.register("list-capabilities") { _, context in
+        // What needs neither a root nor a wait is answered on the loop.
+        table.register("version", answersOnLoop: true, Self.version)
+        table.register("list-capabilities", answersOnLoop: true) { _, context in
             ["capabilities": .array(context.server.commands.capabilities.map { .string($0) })]
         }
-        table.register("get-sockname") { _, context in
+        table.register("get-sockname", answersOnLoop: true) { _, context in
             let path = WatchmanValue.bytes(context.server.configuration.sockname.bytes)
             return ["sockname": path, "unix_domain": path]
         }
-        table.register("get-pid") { _, context in
+        table.register("get-pid", answersOnLoop: true) { _, context in
             ["pid": .int(Int64(context.server.pid))]
         }
         table.register("log-level", Self.logLevel)

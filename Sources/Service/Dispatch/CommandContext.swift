@@ -9,11 +9,16 @@ public final class CommandContext: Sendable {
     public let client: ServiceClient
     /// The running service: its configuration, capabilities, log, shutdown.
     public let server: WatchmanServer
+    /// Whether the socket loop runs the handler (one registered with
+    /// `answersOnLoop`): it must then neither wait nor run long, and
+    /// throws `WouldWait` where it would, to be run again on a worker.
+    public let onLoop: Bool
     private let followUps = Locked<[@Sendable () -> Void]>([])
 
-    init(client: ServiceClient, server: WatchmanServer) {
+    init(client: ServiceClient, server: WatchmanServer, onLoop: Bool = false) {
         self.client = client
         self.server = server
+        self.onLoop = onLoop
     }
 
     /// Runs `body` right after this request's reply is queued, on the

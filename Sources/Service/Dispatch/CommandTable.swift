@@ -2,10 +2,13 @@ import WatchmanProtocol
 
 /// What a handler is given: the request taken apart, and who asked.
 ///
-/// Runs on a worker thread of its own, never on the socket loop: it may
-/// block (a `sync_timeout` waiting for a cookie) and only this client's
-/// later requests wait for it. Returns the reply, an object (the service
-/// adds `version` when the handler did not), or throws `CommandError`.
+/// Runs on a worker thread of its own: it may block (a `sync_timeout`
+/// waiting for a cookie) and only this client's later requests wait for
+/// it. One registered with `answersOnLoop` is first run on the socket
+/// loop (`context.onLoop`), where it must not wait: it throws `WouldWait`
+/// instead, and runs again on a worker. Returns the reply, an object (the
+/// service adds `version` when the handler did not), or throws
+/// `CommandError`.
 public typealias CommandHandler = @Sendable (_ request: CommandRequest, _ context: CommandContext) throws -> WatchmanValue
 
 /// Every command the service answers, by name, with its handler; and every
@@ -24,15 +27,25 @@ public typealias CommandHandler = @Sendable (_ request: CommandRequest, _ contex
 ///     table.addCapabilities(["clock-sync-timeout"])
 public struct CommandTable: Sendable {
     private var handlers: [String: CommandHandler] = [:]
+    private var onLoop: Set<String> = []
     private var names: Set<String> = []
 
     public init() {}
 
     /// Registers `handler` for the command `name`, and its capability
     /// `cmd-NAME`. A second registration of a name replaces the first.
-    public mutating func register(_ name: String, _ handler: @escaping CommandHandler) {
+    /// With `answersOnLoop`, the socket loop runs it first (saving the
+    /// hand-over to a worker and back, most of a small request's time):
+    /// it must then answer at once or throw `WouldWait`.
+    public mutating func register(_ name: String, answersOnLoop: Bool = false, _ handler: @escaping CommandHandler) {
         handlers[name] = handler
+        if answersOnLoop { onLoop.insert(name) } else { onLoop.remove(name) }
         names.insert("cmd-" + name)
+    }
+
+    /// Whether `name`'s handler is tried on the socket loop first.
+    public func answersOnLoop(_ name: String) -> Bool {
+        onLoop.contains(name)
     }
 
     /// Announces capabilities that are no command (`term-match`,
@@ -68,6 +81,14 @@ public struct CommandRequest: Sendable {
 
     /// The whole request as the client sent it: `[name, arguments…]`.
     public var value: WatchmanValue { .array([.string(name)] + arguments) }
+}
+
+/// Thrown by a handler on the socket loop (`CommandContext.onLoop`) that
+/// would wait or run long there: it runs again on a worker, from the
+/// start, so it must have changed nothing before throwing (a sync moving
+/// the clock aside, which any sync may do).
+public struct WouldWait: Error, Sendable {
+    public init() {}
 }
 
 /// An error reply: `{"version": …, "error": message}`, plus `fields` when

@@ -1,3 +1,5 @@
+import Glibc
+import Synchronization
 import Signals
 import WatchSources
 import WatchmanProtocol
@@ -5,11 +7,15 @@ import WatchmanProtocol
 /// One connected client, as handlers and other threads see it: who it is,
 /// and a queue of PDUs for it that any thread may add to.
 ///
-/// The socket itself belongs to the server's loop thread; this object only
-/// holds what other threads may touch (the outgoing queue, the encoding of
-/// the client's latest request, whether it is still connected), under one
-/// lock. Safe to keep after the client has gone: a push then reports
-/// `.disconnected`.
+/// The socket belongs to the server's loop thread, which reads it, closes
+/// it and writes what waits in the queue; this object holds what other
+/// threads may touch (the outgoing queue, the encoding of the client's
+/// latest request, whether it is still connected), under one lock. A PDU
+/// queued with nothing waiting before it is written at once by the thread
+/// that made it, under that lock, without waiting (what the socket does
+/// not take waits for the loop): a reply reaches its client without a
+/// hop through the loop. Safe to keep after the client has gone: a push
+/// then reports `.disconnected`.
 public final class ServiceClient: Sendable {
     /// Unique within one run of the service, from 1.
     public let id: Int
@@ -18,13 +24,22 @@ public final class ServiceClient: Sendable {
     /// How many bytes may wait for this client before `push` refuses more.
     public let queueLimit: Int
 
-    let outbox: Locked<Outbox>
+    private let outbox: Locked<Outbox>
+    /// `outbox`'s `queuedBytes`, stored after each change under its lock:
+    /// the loop looks at every client on each turn, and must not wait for
+    /// a lock a worker holds while it writes.
+    private let waiting = Atomic<Int>(0)
+    /// The connection's socket: written to here only under `outbox`'s
+    /// lock while the client is not closed (the loop marks it closed,
+    /// under that lock, before it closes the descriptor).
+    private let socket: Int32
     /// Wakes the server's loop so that it writes what was queued.
     private let wake: @Sendable () -> Void
 
-    init(id: Int, peer: PeerCredentials, queueLimit: Int, wake: @escaping @Sendable () -> Void) {
+    init(id: Int, peer: PeerCredentials, socket: Int32, queueLimit: Int, wake: @escaping @Sendable () -> Void) {
         self.id = id
         self.peer = peer
+        self.socket = socket
         self.queueLimit = queueLimit
         self.wake = wake
         outbox = Locked(Outbox())
@@ -52,18 +67,26 @@ public final class ServiceClient: Sendable {
         let marked = value["unilateral"] == nil ? value.setting("unilateral", to: .bool(true)) : value
         let encoding = outbox.withLock { $0.encoding }
         let bytes = encoding.encode(marked)
-        let outcome = outbox.withLock { box -> PushOutcome in
-            if box.isClosed { return .disconnected }
-            if !evenPastLimit && box.queuedBytes >= queueLimit { return .overLimit(queuedBytes: box.queuedBytes) }
-            box.append(bytes)
-            return .queued
+        let (outcome, mustWake) = withOutbox { box -> (PushOutcome, Bool) in
+            if box.isClosed { return (.disconnected, false) }
+            if !evenPastLimit && box.queuedBytes >= queueLimit { return (.overLimit(queuedBytes: box.queuedBytes), false) }
+            return (.queued, write(bytes, to: &box))
         }
-        if outcome == .queued { wake() }
+        if mustWake { wake() }
         return outcome
     }
 
     /// Bytes queued for this client and not yet written.
-    public var queuedBytes: Int { outbox.withLock { $0.queuedBytes } }
+    public var queuedBytes: Int { waiting.load(ordering: .acquiring) }
+
+    /// Runs `body` on the queue under its lock.
+    func withOutbox<Result>(_ body: (inout Outbox) -> Result) -> Result {
+        outbox.withLock { box in
+            let result = body(&box)
+            waiting.store(box.queuedBytes, ordering: .releasing)
+            return result
+        }
+    }
 
     /// False once the connection closed (the client went away, or the
     /// service is stopping).
@@ -85,13 +108,38 @@ public final class ServiceClient: Sendable {
     /// Queues a reply (always, however much is waiting: the client asked
     /// for it) and notes its encoding for later pushes.
     func reply(_ bytes: [UInt8], encoding: WireEncoding) {
-        let queued = outbox.withLock { box -> Bool in
+        let mustWake = withOutbox { box -> Bool in
             box.encoding = encoding
             guard !box.isClosed else { return false }
-            box.append(bytes)
-            return true
+            return write(bytes, to: &box)
         }
-        if queued { wake() }
+        if mustWake { wake() }
+    }
+
+    /// With `box` locked and open: writes `bytes` to the socket at once
+    /// when nothing waits before them, and queues what it did not take
+    /// (all of it behind older bytes, or on an error, which the loop's
+    /// next write meets and closes on). Whether the loop must write.
+    private func write(_ bytes: [UInt8], to box: inout Outbox) -> Bool {
+        guard !bytes.isEmpty else { return false }
+        var written = 0
+        if box.queuedBytes == 0 {
+            while written < bytes.count {
+                let count = bytes.withUnsafeBytes { raw in
+                    send(socket, raw.baseAddress! + written, raw.count - written, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+                }
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+        }
+        guard written < bytes.count else { return false }
+        box.append(written == 0 ? bytes : Array(bytes[written...]))
+        return true
     }
 
     /// Notes the encoding of a request as it arrives, so that a push made
@@ -102,7 +150,7 @@ public final class ServiceClient: Sendable {
 
     /// Marks the client gone and runs its close handlers (on a worker).
     func markClosed() {
-        let handlers = outbox.withLock { box -> [@Sendable () -> Void] in
+        let handlers = withOutbox { box -> [@Sendable () -> Void] in
             guard !box.isClosed else { return [] }
             box.isClosed = true
             box.drop()

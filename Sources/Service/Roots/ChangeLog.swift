@@ -36,6 +36,21 @@ struct ChangeLog: Sendable {
         }
     }
 
+    /// How many records lie after `since`, counting no further than
+    /// `limit` (more is `limit + 1`): at least as many as the entries
+    /// changed after it, found in at most `limit + 1` steps.
+    func records(after since: UInt64, upTo limit: Int) -> Int {
+        var count = 0
+        var end = ids.count
+        for (tick, start) in ticks.reversed() {
+            guard UInt64(tick) > since else { break }
+            count += end - start
+            if count > limit { return limit + 1 }
+            end = start
+        }
+        return count
+    }
+
     /// Forgets everything logged: changes up to `tick` are now found by scanning.
     mutating func reset(baseline tick: UInt32) {
         baseline = tick

@@ -2,8 +2,15 @@ import Glibc
 import WatchSources
 
 extension Root {
-    /// On the watcher's thread: queues a batch for the worker. Never
-    /// blocks on the table, so the reader goes back to the kernel at once.
+    /// On the watcher's thread: applies a batch, or queues it for the
+    /// worker. A quick batch (`isQuick`: an editor's save, a touch) with
+    /// nothing queued before it, on a ready root whose table no one is
+    /// writing, is applied here: a few `lstat`s, and the next query finds
+    /// it in the table without waking the worker first. Anything that may
+    /// take long (a directory, to walk; an overflow or a configuration
+    /// change, to crawl; a crawl or a sync writing) goes to the worker, so
+    /// the reader goes back to the kernel at once and never waits for the
+    /// table.
     func receive(_ events: [FileEvent]) {
         let schedule = inbox.withLock { inbox -> Bool in
             inbox.events.append(contentsOf: events)
@@ -11,7 +18,26 @@ extension Root {
             inbox.scheduled = true
             return true
         }
-        if schedule { worker.async { [self] in drain() } }
+        guard schedule else { return }
+        if Self.isQuick(events), phase == .ready, let result = writing.withLockIfAvailable({ drainWriting() }) {
+            finishDrain(result)
+        } else {
+            worker.async { [self] in drain() }
+        }
+    }
+
+    /// The most events `receive` applies on the watcher's thread.
+    static let appliedOnReaderLimit = 16
+
+    /// Whether applying `events` takes no more than a few `lstat`s: few,
+    /// none a directory (to walk), an overflow (to crawl) or a
+    /// `.watchmanconfig` (which may re-subscribe and crawl).
+    static func isQuick(_ events: [FileEvent]) -> Bool {
+        let configuration = Array("/.watchmanconfig".utf8)
+        return events.count <= appliedOnReaderLimit && !events.contains { event in
+            event.isDirectory || event.kind == .overflow
+                || event.path.withBytes { $0.count >= configuration.count && $0.suffix(configuration.count).elementsEqual(configuration) }
+        }
     }
 
     /// Runs `body` on the worker once every change the kernel queued
@@ -42,14 +68,20 @@ extension Root {
         if schedule { worker.async { [self] in drain() } }
     }
 
-    /// Applies everything queued, batch by batch: on the worker, or on a
-    /// sync's own thread (no hop to the worker), one writer at a time.
+    /// Applies everything queued, batch by batch: on the worker, on a
+    /// sync's own thread (no hop to the worker), or on the watcher's for a
+    /// small batch (`receive`), one writer at a time.
     /// Then, with no lock held, tells `changes` the tick reached (what
     /// subscriptions run their queries on), and lets the root go if its
     /// clock ran out of ticks (a new instance: clients watch again and get
     /// one fresh answer, rather than a clock that wrapped).
     func drain() {
-        let (applied, exhausted) = writing.withLock { drainWriting() }
+        finishDrain(writing.withLock { drainWriting() })
+    }
+
+    /// What `drain` does once the lock is let go.
+    private func finishDrain(_ result: (applied: Bool, exhausted: Bool)) {
+        let (applied, exhausted) = result
         guard applied else { return }
         changes.sendNext(state.withLock { $0.table.tick })
         if exhausted { fail("the root's clock ran out of ticks; watch it again") }

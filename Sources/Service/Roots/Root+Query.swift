@@ -20,7 +20,11 @@ extension Root {
     /// orders them: `clock`, `is_fresh_instance`, `files` (and `warning`).
     func query(_ spec: QuerySpec) throws(QueryError) -> [(key: String, value: WatchmanValue)] {
         touch()
-        let evaluation = try evaluate(spec)
+        return reply(try evaluate(spec))
+    }
+
+    /// A `query` reply's members for `evaluation`.
+    private func reply(_ evaluation: Evaluation) -> [(key: String, value: WatchmanValue)] {
         var reply: [(key: String, value: WatchmanValue)] = [
             ("clock", .string(evaluation.position.clockString())),
             ("is_fresh_instance", .bool(evaluation.isFreshInstance)),
@@ -28,6 +32,47 @@ extension Root {
         ]
         if let warning = warnings { reply.append(("warning", .string(warning))) }
         return reply
+    }
+
+    /// `query` answered on the caller's thread without waiting and in
+    /// little time (for the socket loop), or nil when it cannot be: only
+    /// a `since` of this root's clock with no other generator, at most
+    /// `answeredWithoutWaitingLimit` changes after it, no content hashes
+    /// to read, and a sync that needs no wait (`syncWithoutWaiting`).
+    /// Nil has at most moved the clock (as any sync does).
+    func queryWithoutWaiting(_ spec: QuerySpec) throws(QueryError) -> [(key: String, value: WatchmanValue)]? {
+        guard case .clock = spec.since, spec.paths == nil, spec.globs == nil, !spec.fields.needsHashes else { return nil }
+        if spec.syncTimeout > 0 {
+            guard syncWithoutWaiting() else { return nil }
+        } else {
+            guard phase == .ready else { return nil }
+        }
+        if let reason = unavailableReason { throw QueryError(reason) }
+        let limit = Self.answeredWithoutWaitingLimit
+        let snapshot = state.withLock { state -> (FileTable, SinceBasis)? in
+            var cursors: [String: UInt64] = [:]  // a clock moves no cursor
+            let basis = QueryEngine.basis(spec, table: state.table, rootNumber: number, cursors: &cursors)
+            guard case .tick(let since) = basis, state.table.log.covers(since: since),
+                  state.table.log.records(after: since, upTo: limit) <= limit else { return nil }
+            return (state.table, basis)
+        }
+        guard let (table, basis) = snapshot else { return nil }
+        touch()
+        return reply(try evaluate(spec, table: table, basis: basis))
+    }
+
+    /// The most changes a query answered without waiting may look at.
+    static let answeredWithoutWaitingLimit = 256
+
+    /// `clock` without waiting (for the socket loop): nil when its sync
+    /// would wait (`syncWithoutWaiting`).
+    func clockWithoutWaiting(syncTimeout: Duration) throws(QueryError) -> String? {
+        if syncTimeout > .zero {
+            guard syncWithoutWaiting() else { return nil }
+        }
+        touch()
+        if let reason = unavailableReason { throw QueryError(reason) }
+        return position.clockString()
     }
 
     /// `query` without counting as a use of the root (subscriptions and
@@ -42,6 +87,11 @@ extension Root {
         let (table, basis) = state.withLock { state in
             (state.table, QueryEngine.basis(spec, table: state.table, rootNumber: number, cursors: &state.cursors))
         }
+        return try evaluate(spec, table: table, basis: basis)
+    }
+
+    /// Runs `spec` on `table` (a snapshot) from `basis`, and renders it.
+    private func evaluate(_ spec: QuerySpec, table: FileTable, basis: SinceBasis) throws(QueryError) -> Evaluation {
         let outcome = try QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis)
         var base = path
         if let relative = spec.relativeRoot { base += [UInt8(ascii: "/")] + relative }

@@ -5,15 +5,21 @@ import WatchSources
 extension Root {
     /// Returns once every change made before the call is in the table
     /// (watchman's sync to now), waiting at most `timeout`: the first
-    /// crawl ends; cookies are written into the root (into its VCS
-    /// directory) and into each polled subtree; the reader delivers what
-    /// the kernel queued before now (the cookies in inotify's part among
-    /// it, and a rename's first half waiting for its second); what was
-    /// delivered is applied, here, without waiting for the worker; then
-    /// each cookie is known seen: inotify's at once, a polled subtree's
-    /// once the poller's pass (which applies with it what it found) has
-    /// met it. A reader still behind at the deadline is a timeout, as an
-    /// unseen cookie is.
+    /// crawl ends; the reader delivers what the kernel queued before now
+    /// (a rename's first half waiting for its second among it); what was
+    /// delivered is applied, here, without waiting for the worker; and
+    /// each polled subtree's cookie is seen by the poller's pass (which
+    /// applies with it what it found). A reader still behind at the
+    /// deadline is a timeout, as an unseen cookie is.
+    ///
+    /// inotify needs no cookie: the kernel queues a change's record
+    /// before the system call that made it returns, so what the reader
+    /// finds queued now (`FIONREAD`) holds every change made before the
+    /// request came; a cookie there would be read in the same barrier
+    /// and prove nothing more. Cookies go where a change is only found
+    /// by looking: into each polled subtree, and into the root (its VCS
+    /// directory) when that is polled. Either way the clock moves, as
+    /// watchman's does with its cookie: two synced clocks differ.
     func sync(timeout: Duration) throws(QueryError) {
         let deadline = DispatchTime.after(timeout)
         guard waitUntilReady(until: deadline) else { throw QueryError(Self.syncTimedOut(timeout)) }
@@ -35,28 +41,68 @@ extension Root {
             throw QueryError(Self.syncTimedOut(timeout))
         }
         if let reason = unavailableReason { throw QueryError(reason) }
+        if written.isEmpty { advanceClock() }
+    }
+
+    /// Moves the clock one tick with nothing changed (what a cookie seen
+    /// does), and tells subscriptions, as a change applied would.
+    private func advanceClock() {
+        if let tick = writing.withLock({ advanceClockWriting() }) { changes.sendNext(tick) }
+    }
+
+    /// `advanceClock`'s part under `writing`: the tick reached, nil when
+    /// the clock is exhausted (the next drain lets the root go).
+    private func advanceClockWriting() -> UInt32? {
+        state.withLock { state -> UInt32? in
+            guard !state.table.isExhausted else { return nil }
+            state.table.advance(now: Int64(time(nil)))
+            return state.table.tick
+        }
+    }
+
+    /// `sync`, on the caller's thread and without waiting at all (for the
+    /// socket loop): true once every change made before the call is in
+    /// the table and the clock has moved; false, having waited for
+    /// nothing and changed nothing, when that would take a wait or a
+    /// long apply: the first crawl runs, a polled subtree needs a cookie,
+    /// the reader is behind (`isCaughtUp`), or events wait to be applied
+    /// or are being applied (another thread holds `writing`).
+    func syncWithoutWaiting() -> Bool {
+        guard phase == .ready, state.withLock({ $0.polled.isEmpty }), reader.isCaughtUp() else { return false }
+        let outcome = writing.withLockIfAvailable { () -> UInt32?? in
+            // Delivered but not applied yet: the worker's (or a batch
+            // larger than the loop should apply).
+            guard inbox.withLock({ $0.events.isEmpty }) else { return .none }
+            return .some(advanceClockWriting())
+        }
+        guard case .some(.some(let advanced)) = outcome else { return false }
+        if let tick = advanced { changes.sendNext(tick) }
+        return true
     }
 
     typealias Cookie = (serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)
 
-    /// Writes a cookie into each cookie directory, each awaited: where the
-    /// table says the VCS directory is, the root itself when that has just
-    /// gone, and each polled subtree that is there.
+    /// Writes a cookie into each polled subtree that is there, each
+    /// awaited, and into the root's cookie directory (its VCS directory,
+    /// else the root; the root itself when the former has just gone)
+    /// when a polled subtree holds it: that one must be written.
     private func writeCookies() throws(QueryError) -> [Cookie] {
         var written: [Cookie] = []
-        for (index, relative) in cookieDirectories().enumerated() {
+        let (main, others) = cookieDirectories()
+        for (index, relative) in ((main.map { [$0] } ?? []) + others).enumerated() {
+            let required = index == 0 && main != nil
             var directory = absolute(relative)
             let (serial, name) = Cookies.nextName()
             let waiter = DispatchSemaphore(value: 0)
             state.withLock { $0.cookies[serial] = waiter }
             var error = Cookies.create(name, in: directory)
-            if index == 0, error != nil, !relative.isEmpty {
+            if required, error != nil, !relative.isEmpty {
                 directory = path
                 error = Cookies.create(name, in: directory)
             }
             if let error {
                 state.withLock { _ = $0.cookies.removeValue(forKey: serial) }
-                guard index > 0 else {
+                guard !required else {
                     throw QueryError("unable to create the sync cookie in \(String(decoding: directory, as: UTF8.self)): \(String(cString: strerror(error)))")
                 }
                 continue
@@ -71,15 +117,17 @@ extension Root {
         return "syncToNow: timed out waiting for cookie file to be observed by watcher within \(milliseconds) milliseconds"
     }
 
-    /// Where cookies go (relative; the first is the root's own): the
-    /// first version-control directory the table holds (else the root),
-    /// then each polled subtree.
-    func cookieDirectories() -> [[UInt8]] {
-        let directories = state.withLock { state -> [[UInt8]] in
-            let main = Self.cookieDirectory(of: state)
-            return [main] + state.polled.filter { !$0.isEmpty && $0 != main }.sorted { $0.lexicographicallyPrecedes($1) }
+    /// Where a sync writes cookies (relative): the root's cookie
+    /// directory when a polled subtree holds it (nil when inotify watches
+    /// it), and each other polled subtree that is a directory now.
+    func cookieDirectories() -> (main: [UInt8]?, others: [[UInt8]]) {
+        let (main, polled) = state.withLock { state in (Self.cookieDirectory(of: state), state.polled) }
+        let covered = polled.contains { top in
+            top.isEmpty || main == top || (main.starts(with: top) && main.count > top.count && main[top.count] == UInt8(ascii: "/"))
         }
-        return [directories[0]] + directories.dropFirst().filter { FileStat.of(Cookies.cPath(absolute($0)))?.type == .directory }
+        let others = polled.filter { !$0.isEmpty && $0 != main }.sorted { $0.lexicographicallyPrecedes($1) }
+            .filter { FileStat.of(Cookies.cPath(absolute($0)))?.type == .directory }
+        return (covered ? main : nil, others)
     }
 
     /// Where this process's cookies are cookies rather than files

@@ -7,9 +7,11 @@ import WatchSources
 /// One watched root: its table of what it has seen, kept current by one
 /// hot, shared `FileWatcher` subscription, and its clock.
 ///
-/// A worker queue does all the writing: the first crawl, then each batch
-/// of events the watcher delivers (`Root+Events`), a full crawl after a
-/// queue overflow (`Root+Walk`). File-system calls happen outside the
+/// One writer at a time (`writing`): a worker queue does the first crawl,
+/// each batch of events the watcher delivers (`Root+Events`; a small batch
+/// of files is applied on the watcher's thread when no one else writes),
+/// and a full crawl after a queue overflow (`Root+Walk`); a sync applies
+/// what is queued on its own thread. File-system calls happen outside the
 /// lock; what they found is applied under it, one tick of the clock per
 /// application. Queries copy the table under the lock (a copy-on-write
 /// snapshot, O(1)) and evaluate outside it, so a long query never holds

@@ -89,6 +89,19 @@ final class RootTable: Sendable {
         return root
     }
 
+    /// The live root whose path is `argument` as given (trailing slashes
+    /// aside), found without `realpath` or any other file-system call (for
+    /// the socket loop); nil otherwise, for `resolve` to decide. Differs
+    /// from `resolve` only if a directory on the way to a watched root was
+    /// since replaced by a symbolic link.
+    func watchedAsGiven(_ argument: [UInt8]) -> Root? {
+        var literal = argument
+        while literal.count > 1, literal.last == UInt8(ascii: "/") { literal.removeLast() }
+        guard literal.first == UInt8(ascii: "/"), let root = roots.withLock({ $0[literal] }), root.path == literal,
+              root.unavailableReason == nil else { return nil }
+        return root
+    }
+
     /// Watches the directory at `argument` (if not already) and waits for
     /// its first crawl. `enforce` applies `enforce_root_files` (for `watch`).
     func watch(_ argument: [UInt8], enforceRootFiles enforce: Bool = true) throws(QueryError) -> Root {

@@ -121,7 +121,7 @@ struct ServerLoop {
                 close(fd)
                 continue
             }
-            let client = server.makeClient(peer: peer)
+            let client = server.makeClient(peer: peer, socket: fd)
             let machine = ConnectionMachine(maximumLength: server.configuration.maximumRequestLength, version: server.configuration.version)
             connections[client.id] = Connection(fd: fd, client: client, machine: machine)
         }
@@ -148,11 +148,18 @@ struct ServerLoop {
     }
 
     private mutating func perform(_ actions: [ConnectionMachine.Action], on id: Int) {
-        guard let connection = connections[id] else { return }
-        for action in actions {
+        // A worklist, not recursion: each request answered here lets the
+        // machine hand over the next one the client already sent.
+        var pending = actions[...]
+        while let action = pending.popFirst() {
+            guard let connection = connections[id] else { return }
             switch action {
             case .dispatch(let request, let encoding):
-                server.dispatch(request, encoding: encoding, client: connection.client)
+                if server.answerOnLoop(request, encoding: encoding, client: connection.client) {
+                    pending += connections[id]!.machine.handlerFinished()
+                } else {
+                    server.dispatch(request, encoding: encoding, client: connection.client)
+                }
             case .reply(let value, let encoding):
                 connection.client.reply(encoding.encode(value), encoding: encoding)
             case .closeAfterFlush:
@@ -164,12 +171,12 @@ struct ServerLoop {
     /// Writes what is queued until the socket would block.
     private mutating func flush(_ id: Int) {
         guard let connection = connections[id] else { return }
-        while let (chunk, offset) = connection.client.outbox.withLock({ $0.front }) {
+        while let (chunk, offset) = connection.client.withOutbox({ $0.front }) {
             let written = chunk.withUnsafeBytes { raw in
                 send(connection.fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
             if written > 0 {
-                connection.client.outbox.withLock { $0.consumed(written) }
+                connection.client.withOutbox { $0.consumed(written) }
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
@@ -181,7 +188,9 @@ struct ServerLoop {
 
     private mutating func closeConnection(_ id: Int) {
         guard let connection = connections.removeValue(forKey: id) else { return }
-        close(connection.fd)
+        // Closed for other threads first: none writes to the descriptor
+        // once it is closed (and its number perhaps given to another).
         connection.client.markClosed()
+        close(connection.fd)
     }
 }

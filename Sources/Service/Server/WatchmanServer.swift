@@ -30,6 +30,9 @@ public final class WatchmanServer: Sendable {
     /// see that an idle service does not spin.
     package var loopRounds: Int { rounds.load(ordering: .relaxed) }
     let rounds = Atomic<Int>(0)
+    /// How many requests the loop answered itself (`answerOnLoop`), for tests.
+    package var answeredOnLoop: Int { loopAnswers.load(ordering: .relaxed) }
+    private let loopAnswers = Atomic<Int>(0)
 
     /// How the loop accepts a connection (`accept(2)`, unless a test
     /// stands in for a process out of descriptors).
@@ -110,19 +113,20 @@ public final class WatchmanServer: Sendable {
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
 
     /// A new client's identity, unique in this run.
-    func makeClient(peer: PeerCredentials) -> ServiceClient {
+    func makeClient(peer: PeerCredentials, socket: Int32) -> ServiceClient {
         let id = nextClientID.wrappingAdd(1, ordering: .relaxed).oldValue
         let wake = wakePipe
-        return ServiceClient(id: id, peer: peer, queueLimit: configuration.clientQueueLimit, wake: { wake.wake() })
+        return ServiceClient(id: id, peer: peer, socket: socket, queueLimit: configuration.clientQueueLimit, wake: { wake.wake() })
     }
 
-    /// Runs `request`'s handler for `client` on a worker, queues the reply
-    /// in `encoding`, then tells the loop.
+    /// Runs `request`'s handler for `client` on a worker, writes or queues
+    /// the reply in `encoding`, then tells the loop (once: it reads the
+    /// client's next request, and writes what waits).
     func dispatch(_ request: CommandRequest, encoding: WireEncoding, client: ServiceClient) {
         client.noteEncoding(encoding)
         WorkerPool.shared.run { [self] in
             let context = CommandContext(client: client, server: self)
-            let reply = answer(request, context: context)
+            let reply = answer(request, context: context)!  // never nil off the loop
             client.reply(encoding.encode(reply), encoding: encoding)
             for followUp in context.takeFollowUps() { followUp() }
             finished.withLock { $0.append(client.id) }
@@ -130,9 +134,22 @@ public final class WatchmanServer: Sendable {
         }
     }
 
+    /// On the socket loop: answers `request` at once if its handler can
+    /// without waiting (`answersOnLoop`), writing or queueing the reply;
+    /// false when it cannot (the loop then `dispatch`es it).
+    func answerOnLoop(_ request: CommandRequest, encoding: WireEncoding, client: ServiceClient) -> Bool {
+        guard commands.answersOnLoop(request.name) else { return false }
+        let context = CommandContext(client: client, server: self, onLoop: true)
+        guard let reply = answer(request, context: context) else { return false }
+        loopAnswers.add(1, ordering: .relaxed)
+        client.reply(encoding.encode(reply), encoding: encoding)
+        for followUp in context.takeFollowUps() { followUp() }
+        return true
+    }
+
     /// The reply to `request`: the handler's object with `version` first,
-    /// or an error reply.
-    func answer(_ request: CommandRequest, context: CommandContext) -> WatchmanValue {
+    /// or an error reply; nil when the handler would wait on the loop.
+    func answer(_ request: CommandRequest, context: CommandContext) -> WatchmanValue? {
         guard let handler = commands.handler(for: request.name) else {
             return CommandError.validation("unknown command \(request.name)").reply(version: configuration.version)
         }
@@ -144,6 +161,10 @@ public final class WatchmanServer: Sendable {
             return reply["version"] == nil ? .object([("version", .string(configuration.version))] + pairs) : reply
         } catch let error as CommandError {
             return error.reply(version: configuration.version)
+        } catch is WouldWait {
+            // (`nil` alone would be `WatchmanValue.null`.)
+            if context.onLoop { return Optional<WatchmanValue>.none }
+            return CommandError("internal error: \(request.name) would wait").reply(version: configuration.version)
         } catch {
             return CommandError("\(error)").reply(version: configuration.version)
         }
