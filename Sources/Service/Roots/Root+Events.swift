@@ -4,8 +4,9 @@ import WatchSources
 extension Root {
     /// On the watcher's thread: applies a batch, or queues it for the
     /// worker. A quick batch (`isQuick`: an editor's save, a touch) with
-    /// nothing queued before it, on a ready root whose table no one is
-    /// writing, is applied here: a few `lstat`s, and the next query finds
+    /// nothing queued before it and none behind it in the kernel's queue
+    /// (in a storm the worker applies many batches at once), on a ready
+    /// root whose table no one is writing, is applied here: a few `lstat`s, and the next query finds
     /// it in the table without waking the worker first. Anything that may
     /// take long (a directory, to walk; an overflow or a configuration
     /// change, to crawl; a crawl or a sync writing) goes to the worker, so
@@ -19,7 +20,8 @@ extension Root {
             return true
         }
         guard schedule else { return }
-        if Self.isQuick(events), phase == .ready, let result = writing.withLockIfAvailable({ drainWriting() }) {
+        // More records already queued: a storm, applied in bulk by the worker.
+        if Self.isQuick(events), !reader.hasQueued(), phase == .ready, let result = writing.withLockIfAvailable({ drainWriting() }) {
             finishDrain(result)
         } else {
             worker.async { [self] in drain() }

@@ -113,6 +113,13 @@ public enum FileWatcher {
         package func isCaughtUp() -> Bool {
             reader.isCaughtUp()
         }
+
+        /// Whether records wait in this reader's kernel queue now: more
+        /// changes are coming at once. A hint, for work that may be left
+        /// for later (`InotifyReader.hasQueued`).
+        package func hasQueued() -> Bool {
+            reader.hasQueued()
+        }
     }
 
     /// `batches(_:options:)`, read by `reader` rather than by the

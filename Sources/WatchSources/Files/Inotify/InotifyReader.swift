@@ -65,6 +65,8 @@ final class InotifyReader: Sendable {
     /// with every record it read delivered and no rename half held;
     /// -1 otherwise (`isCaughtUp`).
     private let idleDescriptor = Locked<Int32>(-1)
+    /// The inotify descriptor while it is open (`hasQueued`).
+    private let openDescriptor = Atomic<Int32>(-1)
     /// The descriptor the reader polls for commands.
     var wakeFD: Int32 { inbox.wakeFD }
 
@@ -159,6 +161,15 @@ final class InotifyReader: Sendable {
         }
     }
 
+    /// Whether records wait in the kernel's queue now: a subscriber called
+    /// on the reader's thread learns that more is coming at once (a
+    /// storm), and can leave work for later rather than slow the reading.
+    /// A hint, taken without a lock: the descriptor may close meanwhile,
+    /// and the answer then means nothing.
+    func hasQueued() -> Bool {
+        InotifyInstance.queuedBytes(openDescriptor.load(ordering: .acquiring)) > 0
+    }
+
     /// Applies a test seam, waiting until it is applied.
     func seam(_ seam: Seam) {
         let done = DispatchSemaphore(value: 0)
@@ -184,6 +195,11 @@ final class InotifyReader: Sendable {
     /// waiting (-1).
     func publishIdle(_ descriptor: Int32) {
         idleDescriptor.withLock { $0 = descriptor }
+    }
+
+    /// The reader thread opened its inotify instance, or closed it (-1).
+    func publish(descriptor: Int32) {
+        openDescriptor.store(descriptor, ordering: .releasing)
     }
 
     func publish(watchCount: Int) {

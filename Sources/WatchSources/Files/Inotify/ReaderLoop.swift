@@ -58,14 +58,17 @@ final class ReaderLoop {
     private func openInstance() {
         do {
             machine.system.descriptor = try reader.dedicated ? InotifyInstance.openUnshared() : InotifyInstance.open()
+            reader.publish(descriptor: machine.system.descriptor)
             machine.instanceOpened(nil)
         } catch {
             machine.system.descriptor = -1
+            reader.publish(descriptor: -1)
             machine.instanceOpened(error, instanceLimit: InotifyInstance.maxUserInstances)
         }
     }
 
     private func closeInstance() {
+        reader.publish(descriptor: -1)
         if reader.dedicated {
             if machine.system.descriptor >= 0 { _ = close(machine.system.descriptor) }
         } else {
