@@ -60,15 +60,16 @@ extension Root {
         }
     }
 
-    /// `sync`, on the caller's thread and without waiting at all (for the
+    /// `sync`, on the caller's thread and without sleeping (for the
     /// socket loop): true once every change made before the call is in
-    /// the table and the clock has moved; false, having waited for
-    /// nothing and changed nothing, when that would take a wait or a
-    /// long apply: the first crawl runs, a polled subtree needs a cookie,
-    /// the reader is behind (`isCaughtUp`), or events wait to be applied
-    /// or are being applied (another thread holds `writing`).
+    /// the table and the clock has moved; false, having changed nothing,
+    /// when that would take a wait or a long apply: the first crawl runs,
+    /// a polled subtree needs a cookie, the reader is still behind after
+    /// `caughtUpSpin`, or events wait to be applied or are being applied
+    /// (another thread holds `writing`).
     func syncWithoutWaiting() -> Bool {
-        guard phase == .ready, state.withLock({ $0.polled.isEmpty }), reader.isCaughtUp() else { return false }
+        guard phase == .ready, state.withLock({ $0.polled.isEmpty }),
+              reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin) else { return false }
         let outcome = writing.withLockIfAvailable { () -> UInt32?? in
             // Delivered but not applied yet: the worker's (or a batch
             // larger than the loop should apply).
@@ -79,6 +80,11 @@ extension Root {
         if let tick = advanced { changes.sendNext(tick) }
         return true
     }
+
+    /// How long `syncWithoutWaiting` spins for a reader still reading (a
+    /// change the client made just before asking): a fraction of what
+    /// handing the request to a worker and its barrier costs.
+    static let caughtUpSpin = Duration.microseconds(100)
 
     typealias Cookie = (serial: UInt64, name: [UInt8], directory: [UInt8], waiter: DispatchSemaphore)
 

@@ -114,6 +114,13 @@ public enum FileWatcher {
             reader.isCaughtUp()
         }
 
+        /// `isCaughtUp`, or true once it is within `bound`, spinning
+        /// meanwhile (`InotifyReader.waitUntilCaughtUp`): for a thread
+        /// that must not sleep, and would otherwise hand its work over.
+        package func waitUntilCaughtUp(spinningAtMost bound: Duration) -> Bool {
+            reader.waitUntilCaughtUp(spinningAtMost: bound)
+        }
+
         /// Whether records wait in this reader's kernel queue now: more
         /// changes are coming at once. A hint, for work that may be left
         /// for later (`InotifyReader.hasQueued`).

@@ -65,6 +65,9 @@ final class InotifyReader: Sendable {
     /// with every record it read delivered and no rename half held;
     /// -1 otherwise (`isCaughtUp`).
     private let idleDescriptor = Locked<Int32>(-1)
+    /// Whether `idleDescriptor` is set: what `waitUntilCaughtUp` spins on
+    /// without taking the lock.
+    private let idle = Atomic<Bool>(false)
     /// The inotify descriptor while it is open (`hasQueued`).
     private let openDescriptor = Atomic<Int32>(-1)
     /// The descriptor the reader polls for commands.
@@ -161,6 +164,27 @@ final class InotifyReader: Sendable {
         }
     }
 
+    /// `isCaughtUp`, or true once it is within `bound`, spinning on this
+    /// thread meanwhile (no sleep, no wake-up): the reader thread is
+    /// reading a change made a moment ago (the client's own, just before
+    /// its query) and is done within microseconds, which costs less than
+    /// the round trip of a barrier. False at once on a single processor,
+    /// where the reader cannot run while this thread spins, and when more
+    /// than a few records wait (a storm: the reader is not done soon).
+    func waitUntilCaughtUp(spinningAtMost bound: Duration) -> Bool {
+        if isCaughtUp() { return true }
+        guard Self.processors > 1, InotifyInstance.queuedBytes(openDescriptor.load(ordering: .acquiring)) <= 1024 else {
+            return false
+        }
+        let deadline = Clocks.monotonic() + Double(bound.components.attoseconds) / 1e18 + Double(bound.components.seconds)
+        while Clocks.monotonic() < deadline {
+            if idle.load(ordering: .acquiring), isCaughtUp() { return true }
+        }
+        return false
+    }
+
+    private static let processors = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+
     /// Whether records wait in the kernel's queue now: a subscriber called
     /// on the reader's thread learns that more is coming at once (a
     /// storm), and can leave work for later rather than slow the reading.
@@ -195,6 +219,7 @@ final class InotifyReader: Sendable {
     /// waiting (-1).
     func publishIdle(_ descriptor: Int32) {
         idleDescriptor.withLock { $0 = descriptor }
+        idle.store(descriptor >= 0, ordering: .releasing)
     }
 
     /// The reader thread opened its inotify instance, or closed it (-1).

@@ -58,6 +58,8 @@ import TestSupport
         let release = WatchSeams.holdReaders()
         Disk.write(dir.at("new"))
         #expect(!reader.isCaughtUp(), "caught up with a record unread")
+        // Spinning for it ends, unanswered: the reader is held.
+        #expect(!reader.waitUntilCaughtUp(spinningAtMost: .milliseconds(1)))
         release()
 
         #expect(eventually { reader.isCaughtUp() })
