@@ -35,12 +35,14 @@ extension Root {
     /// none a directory (to walk), an overflow (to crawl) or a
     /// `.watchmanconfig` (which may re-subscribe and crawl).
     static func isQuick(_ events: [FileEvent]) -> Bool {
-        let configuration = Array("/.watchmanconfig".utf8)
-        return events.count <= appliedOnReaderLimit && !events.contains { event in
+        events.count <= appliedOnReaderLimit && !events.contains { event in
             event.isDirectory || event.kind == .overflow
-                || event.path.withBytes { $0.count >= configuration.count && $0.suffix(configuration.count).elementsEqual(configuration) }
+                || event.path.withBytes { $0.count >= configurationName.count && $0.suffix(configurationName.count).elementsEqual(configurationName) }
         }
     }
+
+    /// `/.watchmanconfig`, as the end of a path.
+    private static let configurationName = Array("/.watchmanconfig".utf8)
 
     /// Runs `body` on the worker once every change the kernel queued
     /// before the call is in the table: what happened before a moment the

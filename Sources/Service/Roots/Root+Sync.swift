@@ -70,14 +70,16 @@ extension Root {
     func syncWithoutWaiting() -> Bool {
         guard phase == .ready, state.withLock({ $0.polled.isEmpty }),
               reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin) else { return false }
-        let outcome = writing.withLockIfAvailable { () -> UInt32?? in
+        var tick: UInt32?
+        let synced = writing.withLockIfAvailable { () -> Bool in
             // Delivered but not applied yet: the worker's (or a batch
             // larger than the loop should apply).
-            guard inbox.withLock({ $0.events.isEmpty }) else { return .none }
-            return .some(advanceClockWriting())
-        }
-        guard case .some(.some(let advanced)) = outcome else { return false }
-        if let tick = advanced { changes.sendNext(tick) }
+            guard inbox.withLock({ $0.events.isEmpty }) else { return false }
+            tick = advanceClockWriting()
+            return true
+        } ?? false
+        guard synced else { return false }
+        if let tick { changes.sendNext(tick) }
         return true
     }
 

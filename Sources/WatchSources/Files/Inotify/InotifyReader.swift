@@ -148,9 +148,9 @@ final class InotifyReader: Sendable {
     /// delivered already: the reader thread waits in `poll` with all it
     /// read delivered, and nothing is queued. (A new file that a watch
     /// coalescing saves holds back a moment stays held, as after a
-    /// barrier; the service's watches hold nothing.) Then a barrier has nothing
-    /// to wait for, and a sync spares two thread wake-ups (there and
-    /// back). Records are queued before the system call that caused them
+    /// barrier; the service's watches hold nothing.) Then a barrier has
+    /// nothing to wait for, and a sync spares two thread wake-ups (there
+    /// and back). Records are queued before the system call that caused them
     /// returns, so none made before the call can be missing. Deliveries
     /// another thread makes to the same subscribers (the poller's) are
     /// not waited for: the caller waits for those by its own means (a
