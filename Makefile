@@ -7,7 +7,8 @@ PREFIX     ?= /usr/local
 # The build folder of release, install and dist (swift build --scratch-path):
 # another one lets a second tree or session build beside this one.
 SCRATCH    ?= .build
-APT_PKGS   := libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev
+# node-sane carries fb-watchman, the watchman client of Jest and Metro.
+APT_PKGS   := libpcre2-dev bash-completion zsh fish bindfs watchman python3-venv python3-dev node-sane
 # What make dist (dpkg-shlibdeps, objcopy) and make dist-check (lintian, man) use.
 DIST_PKGS  := dpkg-dev binutils lintian man-db
 # pywatchman (PyPI) for the service's client tests, in a virtualenv of its own.
@@ -86,8 +87,8 @@ run: build
 	$$($(SWIFT) build --show-bin-path)/rwatch run rebuild-on-save recipes/demo
 
 # No Swift file in Sources/ over 400 lines and no function over 60
-# (Scripts/check-size.py), then every test (the service's client tests with pywatchman and watchman's
-# CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
+# (Scripts/check-size.py), then every test (the service's client tests with pywatchman, Node's fb-watchman and
+# watchman's CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
 # among them) again under ThreadSanitizer, then the packages (dist-check).
 test: deps build-info
 	python3 Scripts/check-size.py
