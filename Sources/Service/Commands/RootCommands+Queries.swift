@@ -59,13 +59,13 @@ extension RootCommands {
 
     func registerDebugCommands(in table: inout CommandTable) {
         let roots = roots
-        table.register("debug-ageout") { request, _ in
+        table.register("debug-ageout", ownerOnly: true) { request, _ in
             let root = try Self.root(request, roots, count: 2, usage: "wrong number of arguments for 'debug-ageout'")
             guard let seconds = request.arguments[1].integer else { throw CommandError("min_age must be a number") }
             root.ageOut(olderThan: seconds)
             return ["ageout": true]
         }
-        table.register("debug-recrawl") { request, _ in
+        table.register("debug-recrawl", ownerOnly: true) { request, _ in
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'debug-recrawl'")
             root.requestRecrawl(because: "debug-recrawl")
             return ["recrawl": true]

@@ -17,14 +17,17 @@ public struct RootCommands: ServiceComponent {
 
     public func register(in table: inout CommandTable) {
         let roots = roots
-        table.register("watch") { request, _ in try Self.watch(request, roots) }
-        table.register("watch-project") { request, _ in try Self.watchProject(request, roots) }
+        // Others than the owner may name a root already watched, not add one.
+        table.register("watch") { request, context in try Self.watch(request, roots, mayCreate: context.client.isOwner) }
+        table.register("watch-project") { request, context in
+            try Self.watchProject(request, roots, mayCreate: context.client.isOwner)
+        }
         table.register("watch-list") { _, _ in ["roots": .array(roots.all.map { .bytes($0.path) })] }
-        table.register("watch-del") { request, _ in
+        table.register("watch-del", ownerOnly: true) { request, _ in
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments to 'watch-del'")
             return ["watch-del": .bool(roots.delete(root)), "root": .bytes(root.path)]
         }
-        table.register("watch-del-all") { _, _ in ["roots": .array(roots.deleteAll().map { .bytes($0) })] }
+        table.register("watch-del-all", ownerOnly: true) { _, _ in ["roots": .array(roots.deleteAll().map { .bytes($0) })] }
         table.register("get-config") { request, _ in
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'get-config'")
             return ["config": root.state.withLock { $0.configuration.local } ?? .object([])]
@@ -92,21 +95,21 @@ public struct RootCommands: ServiceComponent {
         return root
     }
 
-    static func watch(_ request: CommandRequest, _ roots: RootTable) throws -> WatchmanValue {
+    static func watch(_ request: CommandRequest, _ roots: RootTable, mayCreate: Bool) throws -> WatchmanValue {
         guard request.arguments.count == 1 else { throw CommandError("wrong number of arguments to 'watch'") }
         guard let path = request.arguments[0].stringBytes else {
             throw CommandError.validation("second argument must be a string expressing the path to the watch")
         }
-        let root = try roots.watch(path)
+        let root = try roots.watch(path, mayCreate: mayCreate)
         return reply(root, [("watch", .bytes(root.path)), ("watcher", "inotify")])
     }
 
-    static func watchProject(_ request: CommandRequest, _ roots: RootTable) throws -> WatchmanValue {
+    static func watchProject(_ request: CommandRequest, _ roots: RootTable, mayCreate: Bool) throws -> WatchmanValue {
         guard request.arguments.count == 1 else { throw CommandError("wrong number of arguments to 'watch-project'") }
         guard let path = request.arguments[0].stringBytes else {
             throw CommandError.validation("second argument must be a string")
         }
-        let (root, relative) = try roots.watchProject(path)
+        let (root, relative) = try roots.watchProject(path, mayCreate: mayCreate)
         var members: [(key: String, value: WatchmanValue)] = [("watch", .bytes(root.path)), ("watcher", "inotify")]
         if let relative { members.append(("relative_path", .bytes(relative))) }
         return reply(root, members)

@@ -3,7 +3,7 @@ import WatchmanProtocol
 
 /// The commands about the service itself rather than a root: `version`,
 /// `list-capabilities`, `get-sockname`, `get-pid`, `log-level`, `log`,
-/// `shutdown-server`. Texts of errors are watchman's where its clients and
+/// `shutdown-server`, `debug-drop-privs`. Texts of errors are watchman's where its clients and
 /// tests look for them.
 public struct ServerCommands: ServiceComponent {
     public init() {}
@@ -23,10 +23,16 @@ public struct ServerCommands: ServiceComponent {
         }
         table.register("log-level", Self.logLevel)
         table.register("log", Self.log)
-        table.register("shutdown-server") { _, context in
+        table.register("shutdown-server", ownerOnly: true) { _, context in
             context.server.log.log(.error, "shutdown-server was requested, exiting!")
             context.server.requestShutdown()
             return ["shutdown-server": true]
+        }
+        // This connection goes on as a client that is not the owner would:
+        // it may look, not change (what `ownerOnly` commands refuse).
+        table.register("debug-drop-privs") { _, context in
+            context.client.dropPrivileges()
+            return ["owner": false]
         }
     }
 

@@ -18,7 +18,7 @@ extension SubscriptionCommands {
             return ["subscribers": .array(subscribers), "subscriptions": .array(listed)]
         }
         // `{NAME: true | false}`: a paused subscription is evaluated only by a flush.
-        table.register("debug-set-subscriptions-paused") { request, context in
+        table.register("debug-set-subscriptions-paused", ownerOnly: true) { request, context in
             guard request.arguments.count == 1, let pairs = request.arguments[0].pairs else {
                 throw CommandError("wrong number of arguments for 'debug-set-subscriptions-paused'")
             }

@@ -19,8 +19,8 @@ public struct SubscriptionCommands: ServiceComponent {
         table.register("subscribe") { request, context in try commands.subscribe(request, context) }
         table.register("unsubscribe") { request, context in try commands.unsubscribe(request, context) }
         table.register("flush-subscriptions") { request, context in try commands.flush(request, context) }
-        table.register("state-enter") { request, context in try commands.enterState(request, context) }
-        table.register("state-leave") { request, context in try commands.leaveState(request, context) }
+        table.register("state-enter", ownerOnly: true) { request, context in try commands.enterState(request, context) }
+        table.register("state-leave", ownerOnly: true) { request, context in try commands.leaveState(request, context) }
         registerDebugCommands(in: &table)
     }
 

@@ -22,13 +22,13 @@ public struct TriggerCommands: ServiceComponent {
 
     public func register(in table: inout CommandTable) {
         let commands = self
-        table.register("trigger") { request, context in try commands.trigger(request, context) }
+        table.register("trigger", ownerOnly: true) { request, context in try commands.trigger(request, context) }
         table.register("trigger-list") { request, _ in
             let root = try RootCommands.root(request, commands.roots, count: 1, usage: "wrong number of arguments")
             let triggers = commands.registry.existingBroadcast(for: root)?.triggers ?? []
             return ["triggers": .array(triggers.map(\.spec.definition))]
         }
-        table.register("trigger-del") { request, context in
+        table.register("trigger-del", ownerOnly: true) { request, context in
             let root = try RootCommands.root(request, commands.roots, count: 2, usage: "wrong number of arguments")
             guard let name = request.arguments[1].text else { throw CommandError("expected 2nd parameter to be trigger name") }
             let removed = commands.registry.existingBroadcast(for: root)?.removeTrigger(named: name)

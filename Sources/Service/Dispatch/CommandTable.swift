@@ -28,6 +28,7 @@ public typealias CommandHandler = @Sendable (_ request: CommandRequest, _ contex
 public struct CommandTable: Sendable {
     private var handlers: [String: CommandHandler] = [:]
     private var onLoop: Set<String> = []
+    private var ownerOnly: Set<String> = []
     private var names: Set<String> = []
 
     public init() {}
@@ -36,11 +37,20 @@ public struct CommandTable: Sendable {
     /// `cmd-NAME`. A second registration of a name replaces the first.
     /// With `answersOnLoop`, the socket loop runs it first (saving the
     /// hand-over to a worker and back, most of a small request's time):
-    /// it must then answer at once or throw `WouldWait`.
-    public mutating func register(_ name: String, answersOnLoop: Bool = false, _ handler: @escaping CommandHandler) {
+    /// it must then answer at once or throw `WouldWait`. With `ownerOnly`,
+    /// a client that is not the owner (`ServiceClient.isOwner`) gets an
+    /// error instead: for commands that change the service.
+    public mutating func register(_ name: String, answersOnLoop: Bool = false, ownerOnly: Bool = false,
+                                  _ handler: @escaping CommandHandler) {
         handlers[name] = handler
         if answersOnLoop { onLoop.insert(name) } else { onLoop.remove(name) }
+        if ownerOnly { self.ownerOnly.insert(name) } else { self.ownerOnly.remove(name) }
         names.insert("cmd-" + name)
+    }
+
+    /// Whether only the owner may run `name`.
+    public func isOwnerOnly(_ name: String) -> Bool {
+        ownerOnly.contains(name)
     }
 
     /// Whether `name`'s handler is tried on the socket loop first.
@@ -109,6 +119,12 @@ public struct CommandError: Error, Sendable, CustomStringConvertible {
     /// command, a bad argument list): its clients match on this prefix.
     public static func validation(_ message: String) -> CommandError {
         CommandError("watchman::CommandValidationError: failed to validate command: " + message)
+    }
+
+    /// The answer to a client that is not the owner (`ServiceClient.isOwner`)
+    /// asking for what only the owner may do.
+    public static func notOwner(_ what: String) -> CommandError {
+        CommandError("permission denied: only the owner of this service may \(what)")
     }
 
     /// Watchman's wording for a query it could not parse.

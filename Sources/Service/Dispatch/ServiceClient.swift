@@ -35,6 +35,7 @@ public final class ServiceClient: Sendable {
     private let socket: Int32
     /// Wakes the server's loop so that it writes what was queued.
     private let wake: @Sendable () -> Void
+    private let owner = Atomic<Bool>(true)
 
     init(id: Int, peer: PeerCredentials, socket: Int32, queueLimit: Int, wake: @escaping @Sendable () -> Void) {
         self.id = id
@@ -44,6 +45,17 @@ public final class ServiceClient: Sendable {
         self.wake = wake
         outbox = Locked(Outbox())
     }
+
+    /// Whether this client may change the service: add or delete watches,
+    /// register triggers, assert states, shut it down. Others may only look
+    /// (watchman's rule for peers that are not its owner). The socket
+    /// serves only the service's own user, so every client starts as owner;
+    /// `debug-drop-privs` gives that up, to try what others may do.
+    public var isOwner: Bool { owner.load(ordering: .acquiring) }
+
+    /// Makes this client one that may only look, for the rest of its
+    /// connection.
+    public func dropPrivileges() { owner.store(false, ordering: .releasing) }
 
     /// What became of a pushed PDU.
     public enum PushOutcome: Sendable, Equatable {

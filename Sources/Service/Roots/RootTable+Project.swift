@@ -4,21 +4,22 @@ extension RootTable {
     /// holds the path is reused; else the nearest directory (the path
     /// itself, then its parents) holding `.watchmanconfig`, else one
     /// holding the first of the other `root_files` found; else the path
-    /// itself, unless `enforce_root_files` forbids it.
-    func watchProject(_ argument: [UInt8]) throws(QueryError) -> (root: Root, relative: [UInt8]?) {
+    /// itself, unless `enforce_root_files` forbids it. Without `mayCreate`,
+    /// only an existing watch is answered.
+    func watchProject(_ argument: [UInt8], mayCreate: Bool = true) throws(QueryError) -> (root: Root, relative: [UInt8]?) {
         let (literal, resolved) = try Self.canonical(argument)
         guard let path = resolved else {
             throw Self.unresolved(literal, "realpath(\(Self.text(literal))) -> No such file or directory")
         }
         if let (root, relative) = enclosing(path) {
-            let watched = try watch(root.path, enforceRootFiles: false)
+            let watched = try watch(root.path, enforceRootFiles: false, mayCreate: mayCreate)
             return (watched, relative.isEmpty ? nil : relative)
         }
         let configuration = try globalConfiguration()
         let (names, enforced) = configuration.rootFiles
         for name in names {
             guard let project = Self.nearest(holding: Array(name.utf8), from: path) else { continue }
-            let root = try watch(project, enforceRootFiles: false)
+            let root = try watch(project, enforceRootFiles: false, mayCreate: mayCreate)
             let relative = ChangePlan.relative(path, to: project) ?? []
             return (root, relative.isEmpty ? nil : relative)
         }
@@ -30,7 +31,7 @@ extension RootTable {
                     + "One or more of these files must be present in order to allow a watch. "
                     + "Try pulling and checking out a newer version of the project?")
         }
-        return (try watch(path, enforceRootFiles: false), nil)
+        return (try watch(path, enforceRootFiles: false, mayCreate: mayCreate), nil)
     }
 
     /// The nearest of `path` and its parents holding `name`.

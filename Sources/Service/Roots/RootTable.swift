@@ -104,7 +104,9 @@ final class RootTable: Sendable {
 
     /// Watches the directory at `argument` (if not already) and waits for
     /// its first crawl. `enforce` applies `enforce_root_files` (for `watch`).
-    func watch(_ argument: [UInt8], enforceRootFiles enforce: Bool = true) throws(QueryError) -> Root {
+    /// Without `mayCreate` (a client that is not the owner), only a root
+    /// already watched is answered.
+    func watch(_ argument: [UInt8], enforceRootFiles enforce: Bool = true, mayCreate: Bool = true) throws(QueryError) -> Root {
         let (literal, resolved) = try Self.canonical(argument)
         guard let path = resolved else {
             throw Self.unresolved(literal, "realpath(\(Self.text(literal))) -> \(String(cString: strerror(errno)))")
@@ -112,6 +114,9 @@ final class RootTable: Sendable {
         if let existing = roots.withLock({ $0[path] }), existing.isLive {
             existing.touch()
             return try ready(existing)
+        }
+        guard mayCreate else {
+            throw QueryError(CommandError.notOwner("add a watch: \(Self.text(path)) is not watched").message)
         }
         var configuration = try globalConfiguration()
         let (names, enforced) = configuration.rootFiles

@@ -153,6 +153,9 @@ public final class WatchmanServer: Sendable {
         guard let handler = commands.handler(for: request.name) else {
             return CommandError.validation("unknown command \(request.name)").reply(version: configuration.version)
         }
+        if commands.isOwnerOnly(request.name), !context.client.isOwner {
+            return CommandError.notOwner("run '\(request.name)'").reply(version: configuration.version)
+        }
         do {
             let reply = try handler(request, context)
             guard case .object(let pairs) = reply else {
