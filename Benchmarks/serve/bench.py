@@ -24,7 +24,8 @@ watchman and to rwatch serve (through the watchman CLI, pointed at each
 socket by a wrapper on PATH), one tracked file touched before each run,
 p50 ms; and git's floor: a shell hook that names the touched file at
 once (what git itself costs with an instant, exact answer: reading and
-writing its index).
+writing its index). Each of the four has a copy of the repository of its
+own, and they take turns, round by round.
 
     python3 Benchmarks/serve/bench.py --rwatch .build/release/rwatch
     python3 Benchmarks/serve/bench.py --rwatch … --runs 3 --skip-git
@@ -232,39 +233,65 @@ def make_repository(repo):
     shutil.copy(HOOK, os.path.join(repo, ".git", "hooks", "query-watchman"))
 
 
-def git_status(repo, runs, hook_sock=None, work=None, floor=False):
-    """p50 ms of git status, one tracked file touched before each run.
-    With floor, the hook is a shell script that names that file at once
-    (no server, no perl): git's own cost with an instant, exact answer."""
-    env = dict(os.environ)
-    fsmonitor = "false"
-    touched = os.path.join(work or repo, "touched")
-    if floor:
-        hook = os.path.join(work, "instant-hook")
-        with open(hook, "w") as out:
-            out.write(f'#!/bin/sh\nprintf "t%s\\0%s\\0" "$$" "$(cat {touched})"\n')
-        os.chmod(hook, 0o755)
-        fsmonitor = hook
-    if hook_sock:
-        wrapper = tempfile.mkdtemp(prefix="bin-", dir=work)
-        with open(os.path.join(wrapper, "watchman"), "w") as out:
-            out.write(f'#!/bin/sh\nexec /usr/bin/watchman --no-spawn --no-local -U "{hook_sock}" "$@"\n')
-        os.chmod(os.path.join(wrapper, "watchman"), 0o755)
-        env["PATH"] = wrapper + ":" + env["PATH"]
-        fsmonitor = ".git/hooks/query-watchman"
-    argv = ["git", "-C", repo, "-c", "core.fsmonitor=" + fsmonitor, "status", "--porcelain"]
-    for _ in range(3):  # watch, first full answer, index written with the token
-        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
-    times = []
-    for round in range(runs):
-        os.utime(os.path.join(repo, f"t{round % 100}", "s0", "f0"))
-        if floor:
+def git_setups(repo, servers, work):
+    """The four ways to run git status, each on a copy of `repo` of its own
+    (its index holds its own fsmonitor token, which another way's run would
+    replace, making the next answer a fresh one): name -> (repo, argv, env,
+    before), `before(name)` called with the touched file before each run."""
+    setups = {}
+    for kind in ("plain", "watchman", "rwatch", "floor"):
+        copy = os.path.join(work, "repo-" + kind)
+        subprocess.run(["cp", "-a", repo, copy], check=True)
+        env = dict(os.environ)
+        fsmonitor = "false"
+        before = lambda name: None
+        if kind == "floor":
+            # Names the touched file at once: no server, no perl.
+            touched = os.path.join(work, "touched")
+            hook = os.path.join(work, "instant-hook")
+            with open(hook, "w") as out:
+                out.write(f'#!/bin/sh\nprintf "t%s\\0%s\\0" "$$" "$(cat {touched})"\n')
+            os.chmod(hook, 0o755)
+            fsmonitor = hook
             with open(touched, "w") as out:
-                out.write(f"t{round % 100}/s0/f0")
-        start = time.perf_counter()
-        subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+                out.write("t0/s0/f0")
+
+            def before(name, touched=touched):
+                with open(touched, "w") as out:
+                    out.write(name)
+        elif kind in servers:
+            wrapper = tempfile.mkdtemp(prefix="bin-", dir=work)
+            with open(os.path.join(wrapper, "watchman"), "w") as out:
+                out.write(f'#!/bin/sh\nexec /usr/bin/watchman --no-spawn --no-local -U "{servers[kind].sock}" "$@"\n')
+            os.chmod(os.path.join(wrapper, "watchman"), 0o755)
+            env["PATH"] = wrapper + ":" + env["PATH"]
+            fsmonitor = ".git/hooks/query-watchman"
+        argv = ["git", "-C", copy, "-c", "core.fsmonitor=" + fsmonitor, "status", "--porcelain"]
+        setups[kind] = (copy, argv, env, before)
+    return setups
+
+
+def git_status(setups, runs):
+    """p50 ms of git status for each setup, one tracked file touched before
+    each run; the setups take turns in a shuffled order each round, so that
+    the host's load falls on all alike."""
+    import random
+    for copy, argv, env, before in setups.values():
+        for _ in range(3):  # the watch, the first full answer, the index written with the token
+            subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+    times = {kind: [] for kind in setups}
+    for round in range(runs):
+        order = list(setups)
+        random.shuffle(order)
+        for kind in order:
+            copy, argv, env, before = setups[kind]
+            name = f"t{round % 100}/s0/f0"
+            os.utime(os.path.join(copy, name))
+            before(name)
+            start = time.perf_counter()
+            subprocess.run(argv, env=env, check=True, stdout=subprocess.DEVNULL)
+            times[kind].append(time.perf_counter() - start)
+    return {kind: statistics.median(values) * 1000 for kind, values in times.items()}
 
 
 def main():
@@ -299,12 +326,9 @@ def main():
             os.sync()
             servers = {kind: Server(kind, binary, work) for kind, binary in (("watchman", options.watchman), ("rwatch", options.rwatch))}
             try:
-                result["git"] = {
-                    "plain": git_status(repo, 20),
-                    "watchman": git_status(repo, 20, servers["watchman"].sock, work),
-                    "rwatch": git_status(repo, 20, servers["rwatch"].sock, work),
-                    "floor": git_status(repo, 20, work=work, floor=True),
-                }
+                setups = git_setups(repo, servers, work)
+                os.sync()
+                result["git"] = git_status(setups, 40)
             finally:
                 for server in servers.values():
                     server.stop()
