@@ -165,7 +165,8 @@ final class InotifyReader: Sendable {
     }
 
     /// `isCaughtUp`, or true once it is within `bound`, spinning on this
-    /// thread meanwhile (no sleep, no wake-up): the reader thread is
+    /// thread meanwhile (yielding the processor, without sleep or
+    /// wake-up): the reader thread is
     /// reading a change made a moment ago (the client's own, just before
     /// its query) and is done within microseconds, which costs less than
     /// the round trip of a barrier. False at once on a single processor,
@@ -179,6 +180,10 @@ final class InotifyReader: Sendable {
         let deadline = Clocks.monotonic() + Double(bound.components.attoseconds) / 1e18 + Double(bound.components.seconds)
         while Clocks.monotonic() < deadline {
             if idle.load(ordering: .acquiring), isCaughtUp() { return true }
+            // The reader may be waiting for this very processor (the kernel
+            // often wakes it where the change was made, beside the client
+            // and this thread): give it the turn rather than spin it out.
+            sched_yield()
         }
         return false
     }
