@@ -70,10 +70,11 @@ import TestSupport
         [...generated, 'src/.hidden/c.js', 'src/a.js', 'src/data.json', 'src/lib/b.js'].sort());
       for (const file of crawl.files) {
         const bytes = fs.readFileSync(path.join(root, file.name));
-        const stat = fs.statSync(path.join(root, file.name));
+        // In nanoseconds: the float mtimeMs rounds x.9999999 ms up.
+        const stat = fs.statSync(path.join(root, file.name), {bigint: true});
         assert.equal(file.exists, true);
         assert.equal(Number(file.size), bytes.length, file.name);
-        assert.equal(Number(file.mtime_ms), Math.floor(stat.mtimeMs), file.name);
+        assert.equal(Number(file.mtime_ms), Number(stat.mtimeNs / 1000000n), file.name);
         assert.equal(file['content.sha1hex'], sha1(bytes), file.name);
       }
 
