@@ -3,8 +3,8 @@ import WatchmanProtocol
 
 /// The commands about the service itself rather than a root: `version`,
 /// `list-capabilities`, `get-sockname`, `get-pid`, `log-level`, `log`,
-/// `shutdown-server`, `debug-drop-privs`. Texts of errors are watchman's where its clients and
-/// tests look for them.
+/// `shutdown-server`, `debug-drop-privs`. Texts of errors are watchman's
+/// where its clients and tests look for them.
 public struct ServerCommands: ServiceComponent {
     public init() {}
 

@@ -279,10 +279,10 @@ struct DirectoryScan<System: PollSystem> {
 
     /// A reported file whose content changed. Found empty, it may be a
     /// rewrite in place caught between its truncation and its write (vim's
-    /// and gofmt's saves, a shell's `>`): its change waits for the next
+    /// and gofmt's saves, a shell's `>`): its change waits for a later
     /// pass (`PollMachine.emptied`), which makes the write part of it.
     private mutating func reportWrite(_ path: [UInt8], isEmpty: Bool) {
-        if !machine.emptied.isEmpty, machine.emptied.remove(path) != nil {
+        if !machine.emptied.isEmpty, machine.emptied.removeValue(forKey: path) != nil {
             immediate.append(PollChanges.event(path, .modified))
         } else if isEmpty {
             machine.emptiedNow.insert(path)

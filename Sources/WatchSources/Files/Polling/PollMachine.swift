@@ -133,11 +133,15 @@ final class PollMachine {
     var rulesChanged = false
     /// New files found and not announced yet (`NewFileHold`).
     var held = NewFileHold()
-    /// Reported files the last pass found changed and empty (absolute
-    /// paths): a rewrite in place may have been caught half done, between
-    /// its truncation and its write. Their `modified` waits a pass: written
-    /// by then, the two are one change; if not, it goes out at that pass's end.
-    var emptied: Set<[UInt8]> = []
+    /// Reported files found changed and empty (absolute paths), with when
+    /// a pass first found them so: a rewrite in place may have been caught
+    /// half done, between its truncation and its write. Their `modified`
+    /// waits: written meanwhile, the two are one change. It goes out at the
+    /// end of the first pass after the save window (`SaveCoalescer`'s
+    /// `freshWindow`, as for a new file) while saves are coalesced, and of
+    /// the next pass when they are not: a writer held up between the two
+    /// (a loaded machine) is then not seen as two saves.
+    var emptied: [[UInt8]: Double] = [:]
     /// The files this pass found emptied, for the next.
     var emptiedNow: Set<[UInt8]> = []
 
@@ -226,12 +230,25 @@ final class PollMachine {
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
-        // Emptied a pass ago and not written since: the change was that.
-        for path in emptied where PollMachine.exists(path, system) { changes.direct.append(PollChanges.event(path, .modified)) }
-        emptied = emptiedNow
-        emptiedNow = []
+        settleEmptied(&changes, system)
         flush(&changes, system)
         return outbox
+    }
+
+    /// Files emptied and not written since: the change was that, once the
+    /// save window has passed (`emptied`).
+    private func settleEmptied<System: PollSystem>(_ changes: inout PollChanges, _ system: System) {
+        var waiting: [[UInt8]: Double] = [:]
+        for (path, since) in emptied where PollMachine.exists(path, system) {
+            if coalescer.holds, now - since < coalescer.freshWindow {
+                waiting[path] = since
+            } else {
+                changes.direct.append(PollChanges.event(path, .modified))
+            }
+        }
+        for path in emptiedNow where waiting[path] == nil { waiting[path] = now }
+        emptied = waiting
+        emptiedNow = []
     }
 
     /// A whole pass at once, at `now` (monotonic) and `wall` (tests).

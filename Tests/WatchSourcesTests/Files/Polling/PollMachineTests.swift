@@ -226,6 +226,28 @@ import Testing
         #expect(poll.pass().isEmpty)
     }
 
+    /// A writer held up between its truncation and its write (a loaded
+    /// machine) while passes come every 25 ms: still one change, for the
+    /// save window (200 ms) from when a pass first found the file empty,
+    /// as a new file is held. A file left empty is reported after it.
+    @Test func aRewriteInPlaceWhoseWriteComesSeveralPassesLateIsOneChange() {
+        let poll = Polling()
+        poll.files.write("/w/app.c", size: 7)
+        poll.pass()
+        poll.files.write("/w/app.c", size: 0)
+        for _ in 0..<6 { #expect(poll.pass(after: 0.025).isEmpty) }
+        poll.files.write("/w/app.c", size: 12)
+        #expect(poll.pass(after: 0.025) == [event("/w/app.c", .modified)])
+        #expect(poll.pass(after: 0.025).isEmpty)
+
+        poll.files.write("/w/app.c", size: 0)
+        var events: [FileEvent] = []
+        for _ in 0..<8 { events += poll.pass(after: 0.025) }
+        #expect(events.isEmpty, "within the window")
+        for _ in 0..<2 { events += poll.pass(after: 0.025) }
+        #expect(events == [event("/w/app.c", .modified)])
+    }
+
     /// A directory renamed within the tree is one move, whichever of its
     /// two places the pass reaches first; what it holds is not reported.
     @Test(arguments: [("/w/a/d", "/w/z/d"), ("/w/z/d", "/w/a/d")])
