@@ -165,13 +165,13 @@ final class InotifyReader: Sendable {
     }
 
     /// `isCaughtUp`, or true once it is within `bound`, spinning on this
-    /// thread meanwhile (yielding the processor, without sleep or
-    /// wake-up): the reader thread is
-    /// reading a change made a moment ago (the client's own, just before
-    /// its query) and is done within microseconds, which costs less than
-    /// the round trip of a barrier. False at once on a single processor,
-    /// where the reader cannot run while this thread spins, and when more
-    /// than a few records wait (a storm: the reader is not done soon).
+    /// thread meanwhile (yielding the processor each turn, without sleep or
+    /// wake-up): the reader thread is reading a change made a moment ago
+    /// (the client's own, just before its query) and is done within
+    /// microseconds, which costs less than the round trip of a barrier.
+    /// False at once on a single processor, where the reader would have to
+    /// wait for this thread anyway, and when more than a few records wait
+    /// (a storm: the reader is not done soon).
     func waitUntilCaughtUp(spinningAtMost bound: Duration) -> Bool {
         if isCaughtUp() { return true }
         guard Self.processors > 1, InotifyInstance.queuedBytes(openDescriptor.load(ordering: .acquiring)) <= 1024 else {
