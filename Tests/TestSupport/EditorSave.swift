@@ -34,9 +34,16 @@ public enum EditorSave: String, CaseIterable, Sendable, CustomStringConvertible 
 
     public var description: String { rawValue }
 
-    /// Saves `text` into `path` as the editor does; `first` is the first
-    /// save of the editing session (Emacs makes its backup then).
-    public func save(_ path: String, _ text: String, first: Bool = true) {
+    /// Saves `text` into `path` as the editor does, its steps one after the
+    /// other; `first` is the first save of the editing session (Emacs makes
+    /// its backup then). Says whether the steps were quick (`QuickSave`).
+    @discardableResult
+    public func save(_ path: String, _ text: String, first: Bool = true) -> Bool {
+        let old = self == .vimCopy ? Self.read(path) : ""
+        return QuickSave.run { steps(path, text, first: first, old: old) }
+    }
+
+    private func steps(_ path: String, _ text: String, first: Bool, old: String) {
         let directory = String(path[..<path.lastIndex(of: "/")!])
         let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
         switch self {
@@ -48,7 +55,7 @@ public enum EditorSave: String, CaseIterable, Sendable, CustomStringConvertible 
             chmod(path, 0o644)
             unlink(path + "~")
         case .vimCopy:
-            Self.write(path + "~", Self.read(path), flags: O_WRONLY | O_CREAT | O_EXCL)
+            Self.write(path + "~", old, flags: O_WRONLY | O_CREAT | O_EXCL)
             chmod(path + "~", 0o644)
             Self.write(path, text, flags: O_WRONLY | O_TRUNC, sync: true)
             unlink(path + "~")
@@ -78,29 +85,25 @@ public enum EditorSave: String, CaseIterable, Sendable, CustomStringConvertible 
             unlink(path + "___jb_old___")
         case .sedInPlace:
             let temporary = directory + "/sedQ3xT9k"
-            withoutSpawns {
-                let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-                precondition(fd >= 0, "open \(temporary): \(errno)")
-                fchmod(fd, 0o644)
-                Self.write(fd, text)
-                close(fd)
-            }
+            let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            precondition(fd >= 0, "open \(temporary): \(errno)")
+            fchmod(fd, 0o644)
+            Self.write(fd, text)
+            close(fd)
             Self.rename(temporary, path)
         case .inPlace:
             Self.write(path, text, flags: O_WRONLY | O_CREAT | O_TRUNC)
         }
     }
 
-    /// Opens, writes and closes with no child being spawned meanwhile
-    /// (`withoutSpawns`): the close is seen when it happens.
+    /// Opens, writes and closes (`save` holds off spawns meanwhile: the
+    /// close is seen when it happens).
     private static func write(_ path: String, _ text: String, flags: Int32, sync: Bool = false) {
-        withoutSpawns {
-            let fd = open(path, flags | O_CLOEXEC, 0o644)
-            precondition(fd >= 0, "open \(path): \(errno)")
-            write(fd, text)
-            if sync { fsync(fd) }
-            close(fd)
-        }
+        let fd = open(path, flags | O_CLOEXEC, 0o644)
+        precondition(fd >= 0, "open \(path): \(errno)")
+        write(fd, text)
+        if sync { fsync(fd) }
+        close(fd)
     }
 
     private static func write(_ fd: Int32, _ text: String) {

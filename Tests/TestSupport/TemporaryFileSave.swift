@@ -73,10 +73,17 @@ public enum TemporaryFileSave: String, CaseIterable, Sendable, CustomStringConve
         }
     }
 
-    /// Saves `text` into `path` the way the tool does.
-    public func save(_ path: String, _ text: String) {
+    /// Saves `text` into `path` the way the tool does, its steps one
+    /// after the other; says whether they were quick (`QuickSave`).
+    @discardableResult
+    public func save(_ path: String, _ text: String) -> Bool {
         let directory = String(path[..<path.lastIndex(of: "/")!])
         let temporary = directory + "/" + temporaryName(for: String(path[path.index(after: path.lastIndex(of: "/")!)...]))
+        let old = self == .gofmtBackup ? TemporaryDirectory.read(path) : ""
+        return QuickSave.run { steps(path, text, temporary: temporary, old: old) }
+    }
+
+    private func steps(_ path: String, _ text: String, temporary: String, old: String) {
         switch self {
         case .numberedTmp, .swapTilde, .mkstempSuffix, .pythonTempfile, .dotTmp, .jetBrainsTemporary, .vscodeAtomic, .gioOutputStream:
             Self.replace(path, through: temporary, text)
@@ -91,7 +98,7 @@ public enum TemporaryFileSave: String, CaseIterable, Sendable, CustomStringConve
             Self.write(path, text, flags: O_WRONLY | O_TRUNC)
             unlink(temporary)
         case .gofmtBackup:
-            Self.write(temporary, TemporaryDirectory.read(path), flags: O_WRONLY | O_CREAT | O_EXCL)
+            Self.write(temporary, old, flags: O_WRONLY | O_CREAT | O_EXCL)
             Self.write(path, text, flags: O_WRONLY | O_TRUNC)
             unlink(temporary)
         case .symlinkSwap:
@@ -107,16 +114,14 @@ public enum TemporaryFileSave: String, CaseIterable, Sendable, CustomStringConve
         precondition(rename(temporary, path) == 0, "rename \(temporary): \(errno)")
     }
 
-    /// Opens, writes and closes with no child spawned meanwhile, so the
-    /// close is the last one.
+    /// Opens, writes and closes (`save` holds off spawns meanwhile, so the
+    /// close is the last one).
     private static func write(_ path: String, _ text: String, flags: Int32, mode: mode_t = 0o644, sync: Bool = false) {
-        withoutSpawns {
-            let fd = open(path, flags | O_CLOEXEC, mode)
-            precondition(fd >= 0, "open \(path): \(errno)")
-            let bytes = Array(text.utf8)
-            _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if sync { fsync(fd) }
-            close(fd)
-        }
+        let fd = open(path, flags | O_CLOEXEC, mode)
+        precondition(fd >= 0, "open \(path): \(errno)")
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if sync { fsync(fd) }
+        close(fd)
     }
 }
