@@ -112,3 +112,139 @@ int CGlibcShims_pidfd_send_signal(int fd, int sig) {
 int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax) {
     return mallopt(M_MMAP_THRESHOLD, mmapThreshold) && mallopt(M_ARENA_MAX, arenaMax);
 }
+
+// MARK: A spawn straight into a cgroup
+
+#include <linux/sched.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <stdint.h>
+
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+
+/// The kernel's struct sigaction (rt_sigaction(2)), not glibc's: the child
+/// sets signals glibc keeps for itself (32, 33) too.
+struct kernel_sigaction {
+    void *handler;
+    unsigned long flags;
+    void *restorer;
+    uint64_t mask;
+};
+
+/// Closes every descriptor from `from` up but `keep` (close_range, Linux
+/// 5.9; one by one up to the usual limit before it).
+__attribute__((no_sanitize("thread")))
+static void close_from(int from, int keep) {
+    if (keep > from) {
+        if (syscall(SYS_close_range, from, keep - 1, 0) != 0) {
+            for (int fd = from; fd < keep; fd++) syscall(SYS_close, fd);
+        }
+    }
+    int above = keep >= from ? keep + 1 : from;
+    if (syscall(SYS_close_range, above, ~0U, 0) != 0) {
+        for (int fd = above; fd < 65536; fd++) syscall(SYS_close, fd);
+    }
+}
+
+/// What the child does after clone3, with system calls only: it is a copy
+/// of a threaded process, so no lock another thread held is usable (no
+/// malloc, no stdio, no sanitizer interceptor). Reports a failure's errno
+/// on `report` and exits 127; does not return.
+__attribute__((no_sanitize("thread"), noreturn))
+static void spawn_child(int report, const char *path, const CGlibcShims_spawn_step *steps, int count, int new_group,
+                        const uint64_t *parent_mask, char *const argv[], char *const envp[]) {
+    long result = 0;
+    struct kernel_sigaction defaults = { .handler = SIG_DFL, .flags = 0, .restorer = 0, .mask = 0 };
+    for (int sig = 1; sig <= 64; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        syscall(SYS_rt_sigaction, sig, &defaults, NULL, sizeof(uint64_t));
+    }
+    if (new_group && syscall(SYS_setpgid, 0, 0) != 0) goto fail;
+    for (int i = 0; i < count; i++) {
+        const CGlibcShims_spawn_step *step = &steps[i];
+        switch (step->kind) {
+        case CGlibcShims_STEP_OPEN:
+            result = syscall(SYS_openat, AT_FDCWD, step->path, step->flags, 0666);
+            if (result < 0) goto fail;
+            if (result != step->fd) {
+                if (syscall(SYS_dup3, (int)result, step->fd, 0) < 0) goto fail;
+                syscall(SYS_close, (int)result);
+            }
+            break;
+        case CGlibcShims_STEP_DUP2:
+            if (step->source == step->fd) {
+                if (syscall(SYS_fcntl, step->fd, F_SETFD, 0) < 0) goto fail;
+            } else if (syscall(SYS_dup3, step->source, step->fd, 0) < 0) {
+                goto fail;
+            }
+            break;
+        case CGlibcShims_STEP_CLOSEFROM:
+            // Every descriptor from there up, but the report pipe (close-on-exec).
+            close_from(step->fd, report);
+            break;
+        case CGlibcShims_STEP_CHDIR:
+            if (syscall(SYS_chdir, step->path) != 0) goto fail;
+            break;
+        }
+    }
+    uint64_t none = 0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, new_group ? &none : parent_mask, NULL, sizeof(uint64_t));
+    syscall(SYS_execve, path, argv, envp);
+fail:;
+    int code = errno;
+    syscall(SYS_write, report, &code, sizeof code);
+    syscall(SYS_exit_group, 127);
+    __builtin_unreachable();
+}
+
+int CGlibcShims_spawn_into_cgroup(int *pid, int cgroup, const char *path, const CGlibcShims_spawn_step *steps, int count,
+                                  int new_group, char *const argv[], char *const envp[]) {
+    // The report pipe, numbered above every descriptor a step names, so no step overwrites it.
+    int lowest = 3;
+    for (int i = 0; i < count; i++) {
+        if (steps[i].fd >= lowest) lowest = steps[i].fd + 1;
+        if (steps[i].kind == CGlibcShims_STEP_DUP2 && steps[i].source >= lowest) lowest = steps[i].source + 1;
+    }
+    int pipe_ends[2];
+    if (pipe2(pipe_ends, O_CLOEXEC) != 0) return -1;
+    int report = fcntl(pipe_ends[1], F_DUPFD_CLOEXEC, lowest);
+    close(pipe_ends[1]);
+    if (report < 0) {
+        int code = errno;
+        close(pipe_ends[0]);
+        errno = code;
+        return -1;
+    }
+    // No handler of rwatch's may run in the child before it resets them.
+    uint64_t all = ~(uint64_t)0, parent_mask = 0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &parent_mask, sizeof(uint64_t));
+    struct clone_args args;
+    memset(&args, 0, sizeof args);
+    args.flags = CLONE_VFORK | CLONE_INTO_CGROUP;
+    args.exit_signal = SIGCHLD;
+    args.cgroup = (uint64_t)cgroup;
+    long child = syscall(SYS_clone3, &args, sizeof args);
+    if (child == 0) spawn_child(report, path, steps, count, new_group, &parent_mask, argv, envp);
+    int clone_error = errno;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &parent_mask, NULL, sizeof(uint64_t));
+    close(report);
+    if (child < 0) {
+        close(pipe_ends[0]);
+        errno = clone_error;
+        return -1;
+    }
+    // The child has exec'd (the pipe closed with nothing in it) or failed.
+    int code = 0;
+    ssize_t got;
+    do { got = read(pipe_ends[0], &code, sizeof code); } while (got < 0 && errno == EINTR);
+    close(pipe_ends[0]);
+    if (got == (ssize_t)sizeof code) {
+        int status;
+        while (waitpid((pid_t)child, &status, 0) < 0 && errno == EINTR) {}
+        return code ? code : ECHILD;
+    }
+    *pid = (pid_t)child;
+    return 0;
+}

@@ -67,4 +67,37 @@ int CGlibcShims_pidfd_open(int pid);
 /// never to a later holder of its pid. 0, or -1 with errno.
 int CGlibcShims_pidfd_send_signal(int fd, int sig);
 
+/// One step of a child's set-up between its birth and its exec, in the
+/// order given: what posix_spawn's file actions do.
+enum {
+    /// open(path, flags) as descriptor `fd`.
+    CGlibcShims_STEP_OPEN = 0,
+    /// dup2(source, fd); for source == fd, clears its close-on-exec.
+    CGlibcShims_STEP_DUP2 = 1,
+    /// Closes every descriptor from `fd` up.
+    CGlibcShims_STEP_CLOSEFROM = 2,
+    /// chdir(path).
+    CGlibcShims_STEP_CHDIR = 3,
+};
+
+typedef struct {
+    int kind;
+    int fd;
+    int source;
+    int flags;
+    const char *_Nullable path;
+} CGlibcShims_spawn_step;
+
+/// Starts `path` (no PATH search) in a new process born in the cgroup v2
+/// directory open as `cgroup` (clone3 with CLONE_INTO_CGROUP, Linux 5.7),
+/// after `steps`; every signal at its default; with `new_group`, as the
+/// leader of a new process group with no signal blocked, else with the
+/// caller's signal mask. Returns when the child has exec'd: 0 and its pid;
+/// a positive errno when a step or the exec failed (the child is reaped);
+/// -1 and errno when clone3 itself failed (an older kernel: ENOSYS, E2BIG,
+/// EINVAL), and nothing was started.
+int CGlibcShims_spawn_into_cgroup(int *_Nonnull pid, int cgroup, const char *_Nonnull path,
+                                  const CGlibcShims_spawn_step *_Nullable steps, int count, int new_group,
+                                  char *_Nullable const *_Nonnull argv, char *_Nullable const *_Nonnull envp);
+
 #endif

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CGlibcShims
 import Signals
 import SystemPackage
 
@@ -15,9 +16,12 @@ import SystemPackage
 /// says why) the runs are followed through their process tree and the
 /// subreaper instead (`ProcessGroup`).
 ///
-/// A child is put in the run's cgroup at birth: under the spawn fence,
-/// rwatch moves itself in, spawns, and moves back (`spawning(_:)`), so
-/// not even its first fork can leave before it is in.
+/// A child is put in the run's cgroup at birth, so not even its first
+/// fork can leave before it is in: clone3 makes it there
+/// (`CLONE_INTO_CGROUP`, Linux 5.7: `spawnInside`). Where the kernel
+/// cannot, rwatch moves itself in under the spawn fence, spawns, and
+/// moves back (`spawning(_:)`); that move of a threaded process waits for
+/// an RCU grace period, milliseconds on every run.
 final class ControlGroup: Sendable {
     /// The run's cgroup directory.
     let directory: String
@@ -44,6 +48,53 @@ final class ControlGroup: Sendable {
         guard mkdir(directory, 0o755) == 0 else { return nil }
         return ControlGroup(directory: directory)
     }
+
+    /// Starts `path` as `setUp` says, born in this cgroup: the result of
+    /// the spawn (0, or an errno) and `pid`; nil, with nothing started,
+    /// where clone3 cannot (then `spawning(_:)` can). Call under the spawn
+    /// fence.
+    func spawnInside(_ pid: inout pid_t, path: [CChar], _ setUp: SpawnSetUp, argv: [UnsafeMutablePointer<CChar>?],
+                     environment: [UnsafeMutablePointer<CChar>?]) -> Int32? {
+        guard Self.cloneIntoCgroup.withLock({ $0 }) else { return nil }
+        let cgroup = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard cgroup >= 0 else { return nil }
+        defer { close(cgroup) }
+        let paths = setUp.steps.map { step -> [UInt8] in
+            switch step {
+            case .open(_, let path, _), .changeDirectory(let path): return path
+            case .dup2, .closeFrom: return []
+            }
+        }
+        let result = CStrings.with(paths) { pathPointers in
+            var steps = setUp.steps.enumerated().map { index, step in
+                switch step {
+                case .open(let fd, _, let flags):
+                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_OPEN), fd: fd, source: -1, flags: flags, path: pathPointers[index])
+                case .dup2(let source, let fd):
+                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_DUP2), fd: fd, source: source, flags: 0, path: nil)
+                case .closeFrom(let fd):
+                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CLOSEFROM), fd: fd, source: -1, flags: 0, path: nil)
+                case .changeDirectory:
+                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CHDIR), fd: -1, source: -1, flags: 0, path: pathPointers[index])
+                }
+            }
+            var child: Int32 = 0
+            let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, &steps, Int32(steps.count), setUp.newGroup ? 1 : 0,
+                                                       argv, environment)
+            pid = child
+            return result
+        }
+        guard result >= 0 else {
+            // An older kernel (or a cgroup clone3 refuses): move rwatch instead, from now on.
+            Diagnostics.verbose("cannot start a run inside its cgroup (clone3: \(Errno(rawValue: errno))); rwatch moves in for each spawn instead")
+            Self.cloneIntoCgroup.withLock { $0 = false }
+            return nil
+        }
+        return result
+    }
+
+    /// Whether clone3 can start a child inside a cgroup here (until it fails once).
+    private static let cloneIntoCgroup = Locked(true)
 
     /// Runs `spawn` with rwatch inside this cgroup, so that the child it
     /// makes is born there; false (and `spawn` not run) when rwatch could

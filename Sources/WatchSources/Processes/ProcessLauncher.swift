@@ -88,8 +88,7 @@ package enum ProcessLauncher {
         }
         let streams = try ChildStreams(options, command: command)
         defer { streams.closeParentCopies() }
-        let setUp = SpawnSetUp(options, streams: streams, withTerminal: withTerminal)
-        defer { setUp.destroy() }
+        var setUp = SpawnSetUp(options, streams: streams, withTerminal: withTerminal)
         if let directory = options.workingDirectoryPath, !setUp.changeDirectory(to: directory) {
             streams.closeReadEnds()
             throw ProcessError(command: command, reason: .badWorkingDirectory(directory.string), detail: "this C library cannot set a child's directory")
@@ -100,12 +99,19 @@ package enum ProcessLauncher {
         let result = CStrings.with(argv.map(\.bytes)) { argvPointers in
             CStrings.with(environment) { envPointers in
                 SpawnFence.hold {
-                    let spawn = { posix_spawn(&pid, path, setUp.actions, setUp.attributes, argvPointers, envPointers) }
-                    if let inside = controlGroup?.spawning(spawn) {
-                        placed = true
-                        return inside
+                    if let controlGroup {
+                        // Born in the cgroup (clone3), or rwatch moves in for the spawn.
+                        if let inside = controlGroup.spawnInside(&pid, path: path, setUp, argv: argvPointers, environment: envPointers) {
+                            placed = true
+                            return inside
+                        }
+                        let spawn = { setUp.withPosixSpawn { posix_spawn(&pid, path, $0, $1, argvPointers, envPointers) } }
+                        if let inside = controlGroup.spawning(spawn) {
+                            placed = true
+                            return inside
+                        }
                     }
-                    return spawn()
+                    return setUp.withPosixSpawn { posix_spawn(&pid, path, $0, $1, argvPointers, envPointers) }
                 }
             }
         }

@@ -49,56 +49,90 @@ struct ChildStreams {
     }
 }
 
-/// The file actions and attributes of one `posix_spawn`, as the options
+/// How one child is set up between its birth and its exec, as the options
 /// ask: the process group, signals, standard streams, handed-over
-/// descriptors, and every other descriptor closed.
+/// descriptors, and every other descriptor closed. One list of steps,
+/// which either spawn follows: `posix_spawn`'s file actions, or the
+/// clone3 spawn straight into a run's cgroup (`ControlGroup.spawnInside`).
 struct SpawnSetUp {
-    let actions = UnsafeMutablePointer<posix_spawn_file_actions_t>.allocate(capacity: 1)
-    let attributes = UnsafeMutablePointer<posix_spawnattr_t>.allocate(capacity: 1)
+    /// One step, in the order the child takes them.
+    enum Step {
+        /// `open(path, flags)` as descriptor `fd`.
+        case open(fd: Int32, path: [UInt8], flags: Int32)
+        /// `dup2(source, fd)`.
+        case dup2(source: Int32, fd: Int32)
+        /// Every descriptor from `fd` up closed.
+        case closeFrom(Int32)
+        /// `chdir(path)`.
+        case changeDirectory([UInt8])
+    }
+
+    private(set) var steps: [Step] = []
+    /// Whether the child leads a new process group, with no signal blocked
+    /// (else it stays in rwatch's, with rwatch's mask).
+    let newGroup: Bool
 
     init(_ options: ProcessOptions, streams: ChildStreams, withTerminal: Bool) {
-        posix_spawn_file_actions_init(actions)
-        posix_spawnattr_init(attributes)
+        newGroup = options.grouping == .newGroup
         addStandardStreams(options, streams, withTerminal: withTerminal)
-        for (child, copy) in streams.handed { posix_spawn_file_actions_adddup2(actions, copy, child) }
+        for (child, copy) in streams.handed { steps.append(.dup2(source: copy, fd: child)) }
         // Nothing else reaches the child, whoever forgot CLOEXEC.
-        let lowest = max(streams.handed.map(\.child).max() ?? 2, 2) + 1
-        if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(actions, lowest) }
-        setSignals(options.grouping)
+        steps.append(.closeFrom(max(streams.handed.map(\.child).max() ?? 2, 2) + 1))
     }
 
-    /// Has the child start in `directory`; false where this C library cannot.
-    func changeDirectory(to directory: FilePath) -> Bool {
-        guard let addChdir = GNUFunctions.addChdir else { return false }
-        _ = directory.withPlatformString { addChdir(actions, $0) }
+    /// Has the child start in `directory`; false where this C library's
+    /// `posix_spawn` cannot.
+    mutating func changeDirectory(to directory: FilePath) -> Bool {
+        guard GNUFunctions.addChdir != nil else { return false }
+        steps.append(.changeDirectory(directory.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }))
         return true
-    }
-
-    func destroy() {
-        posix_spawn_file_actions_destroy(actions)
-        posix_spawnattr_destroy(attributes)
-        actions.deallocate()
-        attributes.deallocate()
     }
 
     /// Standard input: `/dev/null` for a new group (a background group
     /// cannot read the terminal), the terminal for one it is handed to,
     /// rwatch's own in rwatch's group. Output: the pipes when captured, else
     /// rwatch's stdout and real standard error.
-    private func addStandardStreams(_ options: ProcessOptions, _ streams: ChildStreams, withTerminal: Bool) {
+    private mutating func addStandardStreams(_ options: ProcessOptions, _ streams: ChildStreams, withTerminal: Bool) {
         // One handed the terminal keeps it as standard input; the exec shim
         // makes its group the foreground group (`ProcessLauncher.spawn`).
         if !withTerminal, options.grouping == .newGroup {
-            posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0)
+            steps.append(.open(fd: 0, path: Array("/dev/null".utf8), flags: O_RDONLY))
         }
         if options.captureOutput {
-            posix_spawn_file_actions_adddup2(actions, streams.stdout.write, 1)
-            posix_spawn_file_actions_adddup2(actions, streams.stderr.write, 2)
+            steps.append(.dup2(source: streams.stdout.write, fd: 1))
+            steps.append(.dup2(source: streams.stderr.write, fd: 2))
         } else if StandardError.descriptor != 2 {
             // Under a hosting rwatch, 2 is its crash-report pipe: the
             // command gets the real standard error.
-            posix_spawn_file_actions_adddup2(actions, StandardError.descriptor, 2)
+            steps.append(.dup2(source: StandardError.descriptor, fd: 2))
         }
+    }
+
+    /// Runs `body` with `posix_spawn`'s file actions and attributes for
+    /// these steps.
+    func withPosixSpawn<Result>(_ body: (UnsafePointer<posix_spawn_file_actions_t>, UnsafePointer<posix_spawnattr_t>) -> Result) -> Result {
+        var actions = posix_spawn_file_actions_t()
+        var attributes = posix_spawnattr_t()
+        posix_spawn_file_actions_init(&actions)
+        posix_spawnattr_init(&attributes)
+        defer {
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+        }
+        for step in steps {
+            switch step {
+            case .open(let fd, let path, let flags):
+                _ = CStrings.with([path]) { posix_spawn_file_actions_addopen(&actions, fd, $0[0]!, flags, 0) }
+            case .dup2(let source, let fd):
+                posix_spawn_file_actions_adddup2(&actions, source, fd)
+            case .closeFrom(let fd):
+                if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, fd) }
+            case .changeDirectory(let path):
+                _ = CStrings.with([path]) { GNUFunctions.addChdir?(&actions, $0[0]!) }
+            }
+        }
+        setSignals(&attributes)
+        return body(&actions, &attributes)
     }
 
     /// Every signal back to its default (rwatch ignores or handles SIGTERM
@@ -106,17 +140,16 @@ struct SpawnSetUp {
     /// and blocks nothing; in rwatch's group the blocked stop signals stay
     /// blocked, so that one that comes before the program's own signal
     /// owner runs waits for it.
-    private func setSignals(_ grouping: ProcessOptions.Grouping) {
+    private func setSignals(_ attributes: UnsafeMutablePointer<posix_spawnattr_t>) {
         var everySignal = ProcessLauncher.everySignal()
         posix_spawnattr_setsigdefault(attributes, &everySignal)
-        switch grouping {
-        case .newGroup:
+        if newGroup {
             var noSignal = sigset_t()
             sigemptyset(&noSignal)
             posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
             posix_spawnattr_setpgroup(attributes, 0)
             posix_spawnattr_setsigmask(attributes, &noSignal)
-        case .sameGroup:
+        } else {
             posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         }
     }

@@ -1,0 +1,63 @@
+@testable import Signals
+@testable import WatchSources
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+import TestSupport
+
+/// A run that stops its descendants is born in a cgroup of its own where
+/// rwatch may make one (clone3 straight into it), and starts exactly as a
+/// `posix_spawn` would have started it: its own process group, standard
+/// input from /dev/null, every signal at its default and none blocked,
+/// nothing of rwatch's open but what it was given, in the directory asked.
+@Suite struct ContainedSpawnTests {
+    @Test func aContainedChildStartsAsAskedInItsOwnCgroup() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let script = """
+            grep '^0::' /proc/self/cgroup; cut -d' ' -f5 /proc/$$/stat; echo $$
+            grep -E '^Sig(Blk|Ign)' /proc/self/status | tr -d '\t'
+            readlink /proc/self/fd/0; pwd
+            """
+        let run = ProcessRecorder(ProcessSource.run(["sh", "-c", script], options: ProcessOptions(workingDirectory: directory)))
+        #expect(run.waitUntilFinished())
+        #expect(run.exit == .exited(0), "\(run.events)")
+        let lines = run.stdout
+        #expect(lines.count == 7, "\(lines)")
+        guard lines.count == 7 else { return }
+        if ControlGroup.available {
+            #expect(lines[0].contains("/rwatch-\(getpid())/run-"), "born in its run's cgroup: \(lines[0])")
+        }
+        #expect(lines[1] == lines[2], "leads its own process group: \(lines)")
+        #expect(lines[3] == "SigBlk:0000000000000000", "\(lines)")
+        #expect(lines[4] == "SigIgn:0000000000000000", "\(lines)")
+        #expect(lines[5] == "/dev/null")
+        #expect(lines[6] == directory)
+    }
+
+    /// Nothing of this process's reaches the child but its three standard
+    /// descriptors: `ls` finds those, and the one it opened to list them.
+    @Test func aContainedChildHasOnlyItsStandardDescriptors() {
+        let run = ProcessRecorder(ProcessSource.run(["ls", "/proc/self/fd"]))
+        #expect(run.waitUntilFinished())
+        #expect(run.stdout == ["0", "1", "2", "3"], "\(run.events)")
+    }
+
+    /// An exec that fails in the child (a script whose interpreter is
+    /// missing) is the spawn's error, named, as posix_spawn's would be.
+    @Test func aContainedChildWhoseExecFailsIsAnError() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let script = directory + "/tool"
+        let fd = open(script, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        #expect(fd >= 0)
+        _ = "#!/nonexistent/interpreter\n".withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        let run = ProcessRecorder(ProcessSource.run([script]))
+        #expect(run.waitUntilFinished())
+        let error = run.error as? ProcessError
+        #expect(error?.reason == .notFound, "\(String(describing: run.error))")
+        #expect(run.events.isEmpty)
+    }
+}
