@@ -3,8 +3,9 @@ import Glibc
 #endif
 import SystemPackage
 
-/// The one place that starts a process (`posix_spawn`): as the leader of a
-/// new process group, or in rwatch's own (`ProcessOptions.grouping`), with
+/// The one place that starts a process (`posix_spawn`, or `clone3` into a
+/// run's cgroup: `ControlGroup.spawnInside`): as the leader of a new
+/// process group, or in rwatch's own (`ProcessOptions.grouping`), with
 /// standard input, output and error and any handed-over descriptors as the
 /// options say, and nothing else of rwatch's open.
 package enum ProcessLauncher {
