@@ -85,16 +85,21 @@ final class ControlGroup: Sendable {
             return result
         }
         guard result >= 0 else {
-            // An older kernel (or a cgroup clone3 refuses): move rwatch instead, from now on.
-            Diagnostics.verbose("cannot start a run inside its cgroup (clone3: \(Errno(rawValue: errno))); rwatch moves in for each spawn instead")
-            Self.cloneIntoCgroup.withLock { $0 = false }
+            let code = errno
+            // An older kernel, or a sandbox that refuses clone3: move rwatch
+            // in instead, from now on. (Out of processes or memory: this time.)
+            if [ENOSYS, E2BIG, EINVAL, EPERM, EOPNOTSUPP].contains(code) {
+                Diagnostics.verbose("cannot start a run inside its cgroup (clone3: \(Errno(rawValue: code))); rwatch moves in for each spawn instead")
+                Self.cloneIntoCgroup.withLock { $0 = false }
+            }
             return nil
         }
         return result
     }
 
-    /// Whether clone3 can start a child inside a cgroup here (until it fails once).
-    private static let cloneIntoCgroup = Locked(true)
+    /// Whether clone3 can start a child inside a cgroup here (until it
+    /// refuses once; a test turns it off to check the fallback).
+    static let cloneIntoCgroup = Locked(true)
 
     /// Runs `spawn` with rwatch inside this cgroup, so that the child it
     /// makes is born there; false (and `spawn` not run) when rwatch could

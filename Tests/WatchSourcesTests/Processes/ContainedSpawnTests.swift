@@ -11,8 +11,11 @@ import TestSupport
 /// `posix_spawn` would have started it: its own process group, standard
 /// input from /dev/null, every signal at its default and none blocked,
 /// nothing of rwatch's open but what it was given, in the directory asked.
-@Suite struct ContainedSpawnTests {
-    @Test func aContainedChildStartsAsAskedInItsOwnCgroup() {
+@Suite(.serialized) struct ContainedSpawnTests {
+    @Test(arguments: [true, false]) func aContainedChildStartsAsAskedInItsOwnCgroup(bornInside: Bool) {
+        // Without clone3 (an older kernel, a sandbox), rwatch moves into the cgroup for the spawn.
+        let before = ControlGroup.cloneIntoCgroup.withLock { value in defer { value = bornInside }; return value }
+        defer { ControlGroup.cloneIntoCgroup.withLock { $0 = before } }
         let directory = makeTemporaryDirectory()
         defer { removeTree(directory) }
         let script = """
