@@ -37,10 +37,21 @@ public struct ServiceConfiguration: Sendable {
         ServiceLocation.defaultSockname(environment: environment)
     }
 
+    /// Where the service listens unless told, for this process's own
+    /// environment (its values as bytes).
+    public static func defaultSockname() -> FilePath {
+        ServiceLocation.defaultSockname()
+    }
+
     /// Whether `sockname` is where the default lives: its directory is then
     /// rwatch's own, created 0700 and refused unless owned by this user.
     public static func isDefault(_ sockname: FilePath, environment: [String: String]) -> Bool {
         sockname == defaultSockname(environment: environment)
+    }
+
+    /// `isDefault(_:environment:)` for this process's own environment.
+    public static func isDefault(_ sockname: FilePath) -> Bool {
+        sockname == defaultSockname()
     }
 
     /// The process environment, for the default socket's location.

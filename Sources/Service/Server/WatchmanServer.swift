@@ -81,7 +81,7 @@ public final class WatchmanServer: Sendable {
     /// socket and pid files and tells the components. `ready` runs once
     /// the socket accepts connections.
     public func serve(ready: @Sendable () -> Void = {}) throws(ServeError) -> Outcome {
-        let privately = ServiceConfiguration.isDefault(configuration.sockname, environment: ServiceConfiguration.processEnvironment)
+        let privately = ServiceConfiguration.isDefault(configuration.sockname)
         let listener: Int32
         let opened = try UnixSocket.open(configuration.sockname, privateDirectory: privately) { () throws(ServeError) in
             if let pidfile = configuration.pidfile { try writePidfile(pidfile) }

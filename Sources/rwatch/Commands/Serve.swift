@@ -81,14 +81,13 @@ struct Serve: ParsableCommand {
     }
 
     private func serviceConfiguration() throws -> ServiceConfiguration {
-        let environment = ServiceConfiguration.processEnvironment
         func path(_ value: String?) -> FilePath? {
             value.flatMap { RawArguments.paths([$0]).first }.map { FileSystem.absolute($0) }
         }
         let stateDirectory = try stateDirectory()
         func inState(_ name: String) -> FilePath? { stateDirectory.map { $0.appending(name) } }
         var configuration = ServiceConfiguration(
-            sockname: path(sockname) ?? inState("sock") ?? ServiceConfiguration.defaultSockname(environment: environment),
+            sockname: path(sockname) ?? inState("sock") ?? ServiceConfiguration.defaultSockname(),
             logfile: path(logfile) ?? inState("log"), statefile: path(statefile) ?? inState("state"),
             pidfile: path(pidfile) ?? inState("pid"))
         configuration.buildinfo = Version.line

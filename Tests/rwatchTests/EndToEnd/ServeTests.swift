@@ -102,6 +102,26 @@ import WatchmanProtocol
         #expect(server.interrupt() == 0)
     }
 
+    /// The default socket's directory is taken from `XDG_RUNTIME_DIR` as
+    /// bytes: a name that is not UTF-8 is used as it is, not mended.
+    @Test func aRuntimeDirectoryWhoseNameIsNotUTF8IsUsedAsItIs() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let runtime = Array(scratch.path.utf8) + Array("/run-".utf8) + [0xFF, 0xFE]
+        let made = (runtime + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o700) } }
+        #expect(made == 0)
+        let server = RWatch(bytes: [Array("serve".utf8)], in: scratch.path, environment: ["USER": "someone"],
+                            environmentBytes: ["XDG_RUNTIME_DIR": runtime], scratch: scratch)
+        let sock = runtime + Array("/rwatch/sock".utf8) + [0]
+        let isSocket = {
+            var info = stat()
+            return sock.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } } == 0
+                && info.st_mode & S_IFMT == S_IFSOCK
+        }
+        #expect(eventually { isSocket() }, "\(server.stderr)")
+        #expect(server.interrupt() == 0)
+    }
+
     @Test func aProcessOfAnotherUserIsDisconnectedUnanswered() {
         guard geteuid() == 0 else { return }  // only root can become another user
         let scratch = Scratch()
