@@ -116,6 +116,7 @@ int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax) {
 // MARK: A spawn straight into a cgroup
 
 #include <linux/sched.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <stdint.h>
@@ -133,37 +134,35 @@ struct kernel_sigaction {
     uint64_t mask;
 };
 
-/// Closes every descriptor from `from` up but `keep` (close_range, Linux
-/// 5.9; one by one up to the usual limit before it).
-__attribute__((no_sanitize("thread")))
-static void close_from(int from, int keep) {
-    if (keep > from) {
-        if (syscall(SYS_close_range, from, keep - 1, 0) != 0) {
-            for (int fd = from; fd < keep; fd++) syscall(SYS_close, fd);
-        }
-    }
-    int above = keep >= from ? keep + 1 : from;
-    if (syscall(SYS_close_range, above, ~0U, 0) != 0) {
-        for (int fd = above; fd < 65536; fd++) syscall(SYS_close, fd);
-    }
-}
+/// What the child needs, on the parent's stack: the parent waits
+/// (CLONE_VFORK) until the child has exec'd or exited, and shares its
+/// memory (CLONE_VM), so the child writes `error` there.
+struct spawn_request {
+    const char *path;
+    const CGlibcShims_spawn_step *steps;
+    int count;
+    int new_group;
+    uint64_t parent_mask;
+    char *const *argv;
+    char *const *envp;
+    volatile int error;
+};
 
-/// What the child does after clone3, with system calls only: it is a copy
-/// of a threaded process, so no lock another thread held is usable (no
-/// malloc, no stdio, no sanitizer interceptor). Reports a failure's errno
-/// on `report` and exits 127; does not return.
+/// What the child does, on a stack of its own, with system calls only
+/// (the memory is the parent's: no lock, no malloc, no stdio, no
+/// sanitizer). Sets `error` and exits 127 when a step or the exec fails.
 __attribute__((no_sanitize("thread"), noreturn))
-static void spawn_child(int report, const char *path, const CGlibcShims_spawn_step *steps, int count, int new_group,
-                        const uint64_t *parent_mask, char *const argv[], char *const envp[]) {
+static void spawn_child(void *argument) {
+    struct spawn_request *request = argument;
     long result = 0;
     struct kernel_sigaction defaults = { .handler = SIG_DFL, .flags = 0, .restorer = 0, .mask = 0 };
     for (int sig = 1; sig <= 64; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
         syscall(SYS_rt_sigaction, sig, &defaults, NULL, sizeof(uint64_t));
     }
-    if (new_group && syscall(SYS_setpgid, 0, 0) != 0) goto fail;
-    for (int i = 0; i < count; i++) {
-        const CGlibcShims_spawn_step *step = &steps[i];
+    if (request->new_group && syscall(SYS_setpgid, 0, 0) != 0) goto fail;
+    for (int i = 0; i < request->count; i++) {
+        const CGlibcShims_spawn_step *step = &request->steps[i];
         switch (step->kind) {
         case CGlibcShims_STEP_OPEN:
             result = syscall(SYS_openat, AT_FDCWD, step->path, step->flags, 0666);
@@ -181,8 +180,10 @@ static void spawn_child(int report, const char *path, const CGlibcShims_spawn_st
             }
             break;
         case CGlibcShims_STEP_CLOSEFROM:
-            // Every descriptor from there up, but the report pipe (close-on-exec).
-            close_from(step->fd, report);
+            // close_range (Linux 5.9); one by one up to the usual limit before it.
+            if (syscall(SYS_close_range, step->fd, ~0U, 0) != 0) {
+                for (int fd = step->fd; fd < 65536; fd++) syscall(SYS_close, fd);
+            }
             break;
         case CGlibcShims_STEP_CHDIR:
             if (syscall(SYS_chdir, step->path) != 0) goto fail;
@@ -190,61 +191,77 @@ static void spawn_child(int report, const char *path, const CGlibcShims_spawn_st
         }
     }
     uint64_t none = 0;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, new_group ? &none : parent_mask, NULL, sizeof(uint64_t));
-    syscall(SYS_execve, path, argv, envp);
-fail:;
-    int code = errno;
-    syscall(SYS_write, report, &code, sizeof code);
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, request->new_group ? &none : &request->parent_mask, NULL, sizeof(uint64_t));
+    syscall(SYS_execve, request->path, request->argv, request->envp);
+fail:
+    request->error = errno ? errno : ECHILD;
     syscall(SYS_exit_group, 127);
     __builtin_unreachable();
 }
 
+#if defined(__x86_64__)
+/// clone3(2), the child calling `child(argument)` on the stack `args`
+/// gives it: it cannot return into the caller's frame, which is the
+/// parent's. The kernel keeps r12 and r13 across the system call.
+__attribute__((no_sanitize("thread")))
+static long clone3_calling(struct clone_args *args, void (*child)(void *), void *argument) {
+    long result;
+    register void (*function)(void *) __asm__("r12") = child;
+    register void *parameter __asm__("r13") = argument;
+    __asm__ volatile(
+        "syscall\n\t"
+        "test %%rax, %%rax\n\t"
+        "jnz 1f\n\t"
+        "xor %%ebp, %%ebp\n\t"
+        "mov %%r13, %%rdi\n\t"
+        "call *%%r12\n\t"
+        "ud2\n"
+        "1:"
+        : "=a"(result)
+        : "a"((long)SYS_clone3), "D"(args), "S"(sizeof *args), "r"(function), "r"(parameter)
+        : "rcx", "r11", "memory");
+    return result;
+}
+#endif
+
 int CGlibcShims_spawn_into_cgroup(int *pid, int cgroup, const char *path, const CGlibcShims_spawn_step *steps, int count,
                                   int new_group, char *const argv[], char *const envp[]) {
-    // The report pipe, numbered above every descriptor a step names, so no step overwrites it.
-    int lowest = 3;
-    for (int i = 0; i < count; i++) {
-        if (steps[i].fd >= lowest) lowest = steps[i].fd + 1;
-        if (steps[i].kind == CGlibcShims_STEP_DUP2 && steps[i].source >= lowest) lowest = steps[i].source + 1;
-    }
-    int pipe_ends[2];
-    if (pipe2(pipe_ends, O_CLOEXEC) != 0) return -1;
-    int report = fcntl(pipe_ends[1], F_DUPFD_CLOEXEC, lowest);
-    close(pipe_ends[1]);
-    if (report < 0) {
-        int code = errno;
-        close(pipe_ends[0]);
-        errno = code;
-        return -1;
-    }
+#if defined(__x86_64__)
+    enum { stack_size = 64 * 1024 };
+    void *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    struct spawn_request request = {
+        .path = path, .steps = steps, .count = count, .new_group = new_group, .argv = argv, .envp = envp, .error = 0,
+    };
     // No handler of rwatch's may run in the child before it resets them.
-    uint64_t all = ~(uint64_t)0, parent_mask = 0;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &parent_mask, sizeof(uint64_t));
+    uint64_t all = ~(uint64_t)0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &request.parent_mask, sizeof(uint64_t));
     struct clone_args args;
     memset(&args, 0, sizeof args);
-    args.flags = CLONE_VFORK | CLONE_INTO_CGROUP;
+    args.flags = CLONE_VM | CLONE_VFORK | CLONE_INTO_CGROUP;
     args.exit_signal = SIGCHLD;
+    args.stack = (uint64_t)(uintptr_t)stack;
+    args.stack_size = stack_size;
     args.cgroup = (uint64_t)cgroup;
-    long child = syscall(SYS_clone3, &args, sizeof args);
-    if (child == 0) spawn_child(report, path, steps, count, new_group, &parent_mask, argv, envp);
-    int clone_error = errno;
-    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &parent_mask, NULL, sizeof(uint64_t));
-    close(report);
+    long child = clone3_calling(&args, spawn_child, &request);
+    int clone_error = child < 0 ? (int)-child : 0;
+    syscall(SYS_rt_sigprocmask, SIG_SETMASK, &request.parent_mask, NULL, sizeof(uint64_t));
+    munmap(stack, stack_size);
     if (child < 0) {
-        close(pipe_ends[0]);
         errno = clone_error;
         return -1;
     }
-    // The child has exec'd (the pipe closed with nothing in it) or failed.
-    int code = 0;
-    ssize_t got;
-    do { got = read(pipe_ends[0], &code, sizeof code); } while (got < 0 && errno == EINTR);
-    close(pipe_ends[0]);
-    if (got == (ssize_t)sizeof code) {
+    // Here the child has exec'd, or failed and said why.
+    if (request.error != 0) {
         int status;
         while (waitpid((pid_t)child, &status, 0) < 0 && errno == EINTR) {}
-        return code ? code : ECHILD;
+        return request.error;
     }
     *pid = (pid_t)child;
     return 0;
+#else
+    (void)pid; (void)cgroup; (void)path; (void)steps; (void)count; (void)new_group; (void)argv; (void)envp;
+    errno = ENOSYS;
+    return -1;
+#endif
 }

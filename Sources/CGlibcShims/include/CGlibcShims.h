@@ -92,10 +92,13 @@ typedef struct {
 /// directory open as `cgroup` (clone3 with CLONE_INTO_CGROUP, Linux 5.7),
 /// after `steps`; every signal at its default; with `new_group`, as the
 /// leader of a new process group with no signal blocked, else with the
-/// caller's signal mask. Returns when the child has exec'd: 0 and its pid;
-/// a positive errno when a step or the exec failed (the child is reaped);
-/// -1 and errno when clone3 itself failed (an older kernel: ENOSYS, E2BIG,
-/// EINVAL), and nothing was started.
+/// caller's signal mask. Like posix_spawn, the child shares the caller's
+/// memory on a stack of its own until its exec (CLONE_VM | CLONE_VFORK).
+/// Returns when the child has exec'd: 0 and its pid; a positive errno
+/// when a step or the exec failed (the child is reaped); -1 and errno when
+/// clone3 itself failed (ENOSYS on an older kernel, in a sandbox that
+/// refuses it, or on a processor other than x86-64, where this is not
+/// written), and nothing was started.
 int CGlibcShims_spawn_into_cgroup(int *_Nonnull pid, int cgroup, const char *_Nonnull path,
                                   const CGlibcShims_spawn_step *_Nullable steps, int count, int new_group,
                                   char *_Nullable const *_Nonnull argv, char *_Nullable const *_Nonnull envp);
