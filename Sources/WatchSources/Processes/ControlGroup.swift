@@ -65,7 +65,7 @@ final class ControlGroup: Sendable {
             case .dup2, .closeFrom: return []
             }
         }
-        let result = CStrings.with(paths) { pathPointers in
+        let (result, code) = CStrings.with(paths) { pathPointers in
             var steps = setUp.steps.enumerated().map { index, step in
                 switch step {
                 case .open(let fd, _, let flags):
@@ -82,10 +82,9 @@ final class ControlGroup: Sendable {
             let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, &steps, Int32(steps.count), setUp.newGroup ? 1 : 0,
                                                        argv, environment)
             pid = child
-            return result
+            return (result, errno)
         }
         guard result >= 0 else {
-            let code = errno
             // An older kernel, or a sandbox that refuses clone3: move rwatch
             // in instead, from now on. (Out of processes or memory: this time.)
             if [ENOSYS, E2BIG, EINVAL, EPERM, EOPNOTSUPP].contains(code) {
