@@ -139,9 +139,11 @@ final class ControlGroup: Sendable {
         return pids.filter { $0 != getpid() }
     }
 
-    /// Sends `number` to every member.
-    func signal(_ number: Int32) {
-        for pid in members { _ = Glibc.kill(pid, number) }
+    /// Sends `number` to every member but those in process group
+    /// `sparing`, which the caller has signalled whole already: a member
+    /// must get one signal, not two (a second SIGHUP is a second reload).
+    func signal(_ number: Int32, sparing group: pid_t? = nil) {
+        for pid in members where group == nil || getpgid(pid) != group { _ = Glibc.kill(pid, number) }
     }
 
     /// SIGKILL to every member at once (`cgroup.kill`, Linux 5.14), or

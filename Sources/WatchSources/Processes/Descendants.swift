@@ -37,14 +37,18 @@ final class Descendants: Sendable {
         }
     }
 
-    /// Sends `number` to every descendant outside the group; SIGKILL ends
-    /// a cgroup whole (`cgroup.kill`).
-    func signal(_ number: Int32) {
+    /// Sends `number` to every descendant outside `group` (signalled whole
+    /// by the caller); SIGKILL ends a cgroup whole (`cgroup.kill`).
+    func signal(_ number: Int32, outside group: pid_t) {
         if let controlGroup {
-            if number == SIGKILL { controlGroup.kill() } else { controlGroup.signal(number) }
+            if number == SIGKILL { controlGroup.kill() } else { controlGroup.signal(number, sparing: group) }
             return
         }
-        for process in followed.withLock({ $0 }) { _ = CGlibcShims_pidfd_send_signal(process.fd, number) }
+        // One in the group (an orphan still in it) had the group's signal.
+        // (Should its pid name another process now, it is dead: nothing is lost.)
+        for process in followed.withLock({ $0 }) where getpgid(process.pid) != group {
+            _ = CGlibcShims_pidfd_send_signal(process.fd, number)
+        }
     }
 
     /// Whether any of them still runs (zombies do not).

@@ -233,10 +233,12 @@ final class ProcessGroup: Sendable {
     /// process), and to what the run started outside it.
     func signal(_ number: Int32) {
         switch target {
-        case .group(let pgid): _ = Glibc.kill(-pgid, number)
-        case .process(let pid): _ = Glibc.kill(pid, number)
+        case .group(let pgid):
+            _ = Glibc.kill(-pgid, number)
+            descendants?.signal(number, outside: pgid)
+        case .process(let pid):
+            _ = Glibc.kill(pid, number)
         }
-        descendants?.signal(number)
     }
 
     /// Without a cgroup: follows what the run started outside its group

@@ -99,4 +99,52 @@ import TestSupport
         #expect(run.exit == .exited(0))
         #expect(!handle.isStopped)
     }
+    /// A signal sent to a run reaches each of its processes once, in its
+    /// group and outside it (a child that called setsid): a real-time
+    /// signal queues, so a second copy would be counted. (A second SIGHUP
+    /// is a second reload.) Without a cgroup, the one outside the group is
+    /// followed only at a stop, so only the group is checked there.
+    @Test func sendReachesEachProcessOnce() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let go = directory + "/go"
+        let script = """
+            import os, signal, sys, time
+            sig = signal.SIGRTMIN + 1
+            signal.pthread_sigmask(signal.SIG_BLOCK, {sig})
+            def count(name):
+                while not os.path.exists(sys.argv[1]):
+                    time.sleep(0.01)
+                n = 0
+                while signal.sigtimedwait({sig}, 0) is not None:
+                    n += 1
+                os.write(1, f"{name} {n}\\n".encode())  # one write: the two share the pipe
+            read, write = os.pipe()
+            child = os.fork()
+            if child == 0:
+                os.setsid()
+                os.write(write, b"x")
+                count("outside")
+                os._exit(0)
+            os.read(read, 1)
+            print("ready", flush=True)
+            count("group")
+            os.waitpid(child, 0)
+            """
+        let handle = ProcessHandle()
+        let run = ProcessRecorder(ProcessSource.run(["python3", "-c", script, go], handle: handle))
+        #expect(eventually { run.stdout == ["ready"] })
+        // SIGRTMIN + 1 (glibc keeps 32 and 33 for itself).
+        handle.send(35)
+        close(open(go, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644))
+        #expect(run.waitUntilFinished())
+        #expect(run.exit == .exited(0), "\(run.events)")
+        let counts = Set(run.stdout.dropFirst())
+        #expect(counts.contains("group 1"), "\(run.events)")
+        if ControlGroup.available {
+            #expect(counts == ["group 1", "outside 1"], "\(run.events)")
+        } else {
+            #expect(counts.isSubset(of: ["group 1", "outside 0", "outside 1"]), "\(run.events)")
+        }
+    }
 }
