@@ -168,22 +168,31 @@ import TestSupport
         #expect(withFile.first?.events.map(\.kind) == [.modified, .closedWrite])
     }
 
+    /// Saves `app.c` `count` times as `editor` does, each followed by a
+    /// marker reported (with `halvesApart`, renames' halves read apart);
+    /// whether the saves were quick, the file, and every batch.
+    private func savedBatches(_ editor: EditorSave, count: Int, halvesApart: Bool = false)
+        -> (quick: Bool, outcome: (file: String, batches: [ChangeBatch])) {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let file = dir.at("app.c")
+        Disk.write(file, "int x;\n")
+        let (batches, subscription) = recordBatches(dir.path)
+        defer { subscription.dispose() }
+        if halvesApart { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path)) }
+        defer { if halvesApart { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) } }
+        var quick = true
+        for save in 0..<count {
+            quick = editor.save(file, "int x = \(save);\n", first: save == 0) && quick
+            #expect(settleBatches(batches, in: dir, "zz-marker-\(save)"))
+        }
+        return (quick, (file, batches.withLock { $0 }))
+    }
+
     /// The kernel queues a rename's two halves one after the other, so the
     /// reader can read the first alone; the seam makes it do so every time.
     @Test(arguments: [EditorSave.jetBrains, .vimRename]) func aSaveWhoseRenameHalvesAreReadApartIsOneBatch(_ editor: EditorSave) {
-        let (file, all) = QuickSave.attempts { () -> (quick: Bool, outcome: (String, [ChangeBatch])) in
-            let dir = TempDir()
-            defer { dir.remove() }
-            let file = dir.at("app.c")
-            Disk.write(file, "int x;\n")
-            let (batches, subscription) = recordBatches(dir.path)
-            defer { subscription.dispose() }
-            WatchSeams.readRenameHalvesApart(in: FilePath(dir.path))
-            defer { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) }
-            let quick = editor.save(file, "int x = 1;\n")
-            #expect(settleBatches(batches, in: dir, "zz-marker"))
-            return (quick, (file, batches.withLock { $0 }))
-        }
+        let (file, all) = QuickSave.attempts { savedBatches(editor, count: 1, halvesApart: true) }
         let withFile = all.filter { $0.paths.contains(FilePath(file)) }
         #expect(withFile.count == 1, "\(editor): \(all)")
         #expect(withFile.first?.kinds[FilePath(file)]?.contains(.modified) == true, "\(editor): \(all)")
@@ -206,20 +215,7 @@ import TestSupport
     }
 
     @Test(arguments: EditorSave.allCases) func eachEditorsSaveIsOneBatchOfTheRealPath(_ editor: EditorSave) {
-        let (file, all) = QuickSave.attempts { () -> (quick: Bool, outcome: (String, [ChangeBatch])) in
-            let dir = TempDir()
-            defer { dir.remove() }
-            let file = dir.at("app.c")
-            Disk.write(file, "int x;\n")
-            let (batches, subscription) = recordBatches(dir.path)
-            defer { subscription.dispose() }
-            var quick = true
-            for save in 0..<2 {
-                quick = editor.save(file, "int x = \(save);\n", first: save == 0) && quick
-                #expect(settleBatches(batches, in: dir, "zz-marker-\(save)"))
-            }
-            return (quick, (file, batches.withLock { $0 }))
-        }
+        let (file, all) = QuickSave.attempts { savedBatches(editor, count: 2) }
         let withFile = all.filter { $0.paths.contains(FilePath(file)) }
         #expect(withFile.count == 2, "\(editor): \(all)")
         #expect(withFile.allSatisfy { $0.kinds[FilePath(file)]?.contains(.modified) == true }, "\(editor): \(all)")
