@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 
 /// `rwatch completions SHELL`: ArgumentParser's own completion script for
 /// the command tree (every option, its values and paths, the recipe names
@@ -40,9 +39,7 @@ enum CompletionScript {
     /// What the fronts must know that ArgumentParser's scripts keep inside
     /// their functions: the subcommands, and which options of the default
     /// subcommand take the next word as their value (to find where the
-    /// command starts). Read from ArgumentParser's description of the
-    /// command tree (`--experimental-dump-help`, the data its generators
-    /// are made from): it has no other public way to list a command's options.
+    /// command starts). Read from ArgumentParser's `CommandDescription`.
     struct Facts {
         var subcommands: [String]
         /// `-w --watch …`: their value is the next word.
@@ -51,43 +48,16 @@ enum CompletionScript {
         var optional: [String]
 
         static func current() throws -> Facts {
-            let json: String
-            do {
-                _ = try RWatch.parseAsRoot(["--experimental-dump-help"])
-                throw RWatchError("ArgumentParser gave no command description")
-            } catch let error as RWatchError {
-                throw error
-            } catch {
-                json = RWatch.fullMessage(for: error)
-            }
-            let root = try JSONDecoder().decode(Dump.self, from: Data(json.utf8)).command
-            let commands = (root.subcommands ?? []).filter { $0.shouldDisplay ?? true }
-            guard let main = commands.first(where: { $0.commandName == root.defaultSubcommand }) else {
+            let tree = try CommandDescription.current()
+            guard let main = tree.defaultSubcommand else {
                 throw RWatchError("ArgumentParser's command description names no default subcommand")
             }
             let options = (main.arguments ?? []).filter { $0.kind == "option" }
-            let spellings = { (argument: Dump.Argument) in
-                (argument.names ?? []).map { $0.kind == "long" ? "--" + $0.name : "-" + $0.name }
-            }
             return Facts(
-                subcommands: commands.map(\.commandName),
-                valued: options.filter { $0.parsingStrategy != "scanningForValue" }.flatMap(spellings),
-                optional: options.filter { $0.parsingStrategy == "scanningForValue" }.flatMap(spellings)
+                subcommands: tree.subcommands.map(\.commandName),
+                valued: options.filter { $0.parsingStrategy != "scanningForValue" }.flatMap(\.spellings),
+                optional: options.filter { $0.parsingStrategy == "scanningForValue" }.flatMap(\.spellings)
             )
         }
-    }
-
-    /// The part of ArgumentParser's command description read here.
-    private struct Dump: Decodable {
-        struct Name: Decodable { var kind: String; var name: String }
-        struct Argument: Decodable { var kind: String; var names: [Name]?; var parsingStrategy: String? }
-        struct Command: Decodable {
-            var commandName: String
-            var shouldDisplay: Bool?
-            var defaultSubcommand: String?
-            var subcommands: [Command]?
-            var arguments: [Argument]?
-        }
-        var command: Command
     }
 }
