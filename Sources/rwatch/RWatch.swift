@@ -62,10 +62,19 @@ struct RWatch: ParsableCommand {
                 Swift.print(fullMessage(for: error))
                 Glibc.exit(0)
             }
-            let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
-            Terminal.error(lowercasingFirstWord(line))
+            Terminal.error(usageLine(for: error, arguments: arguments))
             ProcessSupervisor.exit(2)
         }
+    }
+
+    /// The one line a usage error prints: the first of ArgumentParser's
+    /// message, lower-cased like rwatch's own, and for an unknown option
+    /// rwatch's `UnknownOption` with its suggestion from the options of
+    /// the subcommand `arguments` run.
+    static func usageLine(for error: any Error, arguments: [String]) -> String {
+        let line = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+        guard let name = UnknownOption.name(inParserMessage: line) else { return lowercasingFirstWord(line) }
+        return UnknownOption(name, of: try? CommandDescription.current().subcommand(for: arguments)).description
     }
 
     /// ArgumentParser's messages start with a capital ("Unknown option");

@@ -62,10 +62,15 @@ struct CommandDescription: Decodable, Sendable {
         subcommands.first { $0.commandName == command.defaultSubcommand }
     }
 
+    /// The subcommand called `name`.
+    func subcommand(named name: String) -> Command? {
+        (command.subcommands ?? []).first { $0.commandName == name }
+    }
+
     /// The subcommand a command line runs: the one its first word names,
     /// else the default one (only the first word can name a subcommand).
     func subcommand(for arguments: [String]) -> Command? {
-        (command.subcommands ?? []).first { $0.commandName == arguments.first } ?? defaultSubcommand
+        arguments.first.flatMap(subcommand(named:)) ?? defaultSubcommand
     }
 }
 

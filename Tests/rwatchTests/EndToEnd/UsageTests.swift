@@ -13,6 +13,9 @@ import Testing
         ([], "no command given"),
         (["-x", "make"], "unknown option '-x'"),
         (["--poll-interval", "1s", "make"], "unknown option '--poll-interval'"),
+        (["--debouce", "100ms", "make"], "unknown option '--debouce'; did you mean '--debounce'?"),
+        (["events", "--jsno"], "unknown option '--jsno'; did you mean '--json'?"),
+        (["serve", "--socknme", "sock"], "unknown option '--socknme'; did you mean '--sockname'?"),
         (["run", "no-such-recipe"], "no recipe named 'no-such-recipe'"),
         (["check", "/"], "/ is a directory, not a recipe file"),
         (["--poll=garbage", "true"], "--poll: bad duration 'garbage'"),
@@ -72,6 +75,29 @@ import Testing
         let result = RWatch.run(["-1", "sh", "-c", "echo \"$0 $1\"; exit 4", "-c", "--once"], in: scratch.path, scratch: scratch)
         #expect(result.status == 4)
         #expect(result.stdout == "-c --once\n")
+    }
+
+    @Test func anOptionFarFromAnyIsToldWithoutASuggestion() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        for (arguments, name) in [(["--xyzzy", "make"], "--xyzzy"), (["events", "--foo"], "--foo"), (["serve", "--named-pipe-pat", "p"], "--named-pipe-pat")] {
+            let result = RWatch.run(arguments, in: scratch.path, scratch: scratch)
+            #expect(result.status == 2)
+            #expect(result.stderr == "rwatch: error: unknown option '\(name)'\n", "\(arguments)")
+        }
+    }
+
+    /// After the command, a word is the command's, however near an option
+    /// of rwatch's; after `--`, even the first word is.
+    @Test func aMisspeltOptionAfterTheCommandIsPassedToIt() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let after = RWatch.run(["-1", "sh", "-c", "echo \"$0\"", "--debouce"], in: scratch.path, scratch: scratch)
+        #expect(after.status == 0)
+        #expect(after.stdout == "--debouce\n")
+        let dashed = RWatch.run(["-1", "--", "--weird-program"], in: scratch.path, scratch: scratch)
+        #expect(dashed.stderr.contains("command not found: --weird-program"), "\(dashed.stderr)")
+        #expect(!dashed.stderr.contains("unknown option"))
     }
 
     @Test func versionPrintsTheVersionBothWays() {

@@ -24,7 +24,7 @@ typealias RootCommand = rwatch.RWatch
             _ = try parse(arguments)
             return nil
         } catch {
-            return RootCommand.message(for: error)
+            return RootCommand.usageLine(for: error, arguments: arguments)
         }
     }
 
@@ -55,9 +55,32 @@ typealias RootCommand = rwatch.RWatch
 
     @Test func anUnknownOptionBeforeTheCommandIsReportedAsOne() {
         #expect(failure(["-x", "make"]) == "unknown option '-x'")
-        #expect(failure(["--pol", "make"]) == "unknown option '--pol'")
+        #expect(failure(["--pol", "make"]) == "unknown option '--pol'; did you mean '--poll'?")
         #expect(failure(["--color-scheme=dark", "make"]) == "unknown option '--color-scheme'")
         #expect(failure(["-1", "-x"]) == "unknown option '-x'")
+    }
+
+    @Test func aMisspeltOptionIsToldTheNearestOfItsCommand() {
+        #expect(failure(["--debouce", "100ms", "make"]) == "unknown option '--debouce'; did you mean '--debounce'?")
+        #expect(failure(["--debouce=100ms", "make"]) == "unknown option '--debouce'; did you mean '--debounce'?")
+        #expect(failure(["watch", "--onse", "make"]) == "unknown option '--onse'; did you mean '--once'?")
+        #expect(failure(["events", "--jsno"]) == "unknown option '--jsno'; did you mean '--json'?")
+        #expect(failure(["events", "--hlep"]) == "unknown option '--hlep'; did you mean '--help'?")
+        #expect(failure(["serve", "--socknme", "/tmp/s"]) == "unknown option '--socknme'; did you mean '--sockname'?")
+        #expect(failure(["tail", "--gerp", "x", "log"]) == "unknown option '--gerp'; did you mean '--grep'?")
+    }
+
+    /// ArgumentParser's own suggestion went three edits away (`--foo` →
+    /// `--json`); a hidden option is for tools, never told.
+    @Test func aFarOrHiddenOptionIsNotSuggested() {
+        #expect(failure(["events", "--foo"]) == "unknown option '--foo'")
+        #expect(failure(["serve", "--named-pipe-pat", "x"]) == "unknown option '--named-pipe-pat'")
+        #expect(failure(["--xyzzy", "make"]) == "unknown option '--xyzzy'")
+    }
+
+    @Test func aMisspeltOptionAfterTheCommandIsTheCommands() throws {
+        #expect(try watch(["make", "--debouce"]).command == ["make", "--debouce"])
+        #expect(try watch(["--", "--debouce"]).command == ["--debouce"])
     }
 
     @Test func noCommandParsesAndLeavesTheChoiceToRun() throws {
