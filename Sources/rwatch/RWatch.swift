@@ -48,7 +48,7 @@ struct RWatch: ParsableCommand {
         ProcessSupervisor.takeOverSignals()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if RootHelp.isRequested(arguments) {
-            Swift.print(RootHelp.text())
+            Swift.print(RootHelp.text(columns: HelpWidth.current))
             Glibc.exit(0)
         }
         do {
@@ -59,7 +59,7 @@ struct RWatch: ParsableCommand {
             // stopped, a spawn refused): the signal owner exits 128+N.
             if ProcessSupervisor.isEnding { ProcessSupervisor.waitForEnd() }
             if exitCode(for: error) == .success {
-                Swift.print(fullMessage(for: error))
+                Swift.print(fullMessage(for: error, columns: HelpWidth.current))
                 Glibc.exit(0)
             }
             Terminal.error(usageLine(for: error, arguments: arguments))

@@ -49,6 +49,13 @@ public final class TerminalSession: @unchecked Sendable {
         _ = write(master, &bytes, bytes.count)
     }
 
+    /// Makes the terminal `columns` wide and `rows` high, as resizing its
+    /// window does (what TIOCGWINSZ then reports to the program).
+    public func resize(columns: UInt16, rows: UInt16) {
+        var size = winsize(ws_row: rows, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+    }
+
     /// Everything the program has shown so far (read without waiting).
     public var output: String {
         var buffer = [UInt8](repeating: 0, count: 4096)

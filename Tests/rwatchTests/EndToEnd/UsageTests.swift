@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import TestSupport
 
 @Suite struct UsageTests {
     @Test(arguments: [
@@ -67,6 +68,53 @@ import Testing
         // The project recipe is findable from the help alone.
         #expect(result.stdout.contains("rwatch init && rwatch"))
         #expect(result.stdout.contains("nearest rwatch.swift"))
+    }
+
+    /// Every way to ask for help: the root's, the default command's and a subcommand's.
+    static let helpRequests = [["--help"], ["help"], ["-r", "--help"], ["events", "--help"], ["help", "events"], ["serve", "-h"]]
+
+    /// The lines of help that are wrapped (ArgumentParser never wraps a
+    /// usage line); a terminal ends them with CR LF.
+    private func wrapped(_ help: String) -> [Substring] {
+        help.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("USAGE:") }
+    }
+
+    /// Into a file or a pipe, help is not wrapped at 80 columns: an
+    /// option's text stays on one line for grep.
+    @Test(arguments: helpRequests)
+    func helpIntoAFileIsNotWrapped(arguments: [String]) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(arguments, in: scratch.path, scratch: scratch)
+        #expect(result.status == 0)
+        #expect(wrapped(result.stdout).contains { $0.count > 80 }, "\(result.stdout)")
+        if arguments == ["--help"] {
+            #expect(result.stdout.contains("With no subcommand, rwatch watches files and runs COMMAND on every change; the first word"))
+        }
+    }
+
+    @Test(arguments: helpRequests)
+    func helpIsWrappedToColumns(arguments: [String]) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let result = RWatch.run(arguments, in: scratch.path, environment: ["COLUMNS": "60"], scratch: scratch)
+        #expect(result.status == 0)
+        #expect(wrapped(result.stdout).allSatisfy { $0.count <= 60 }, "\(result.stdout)")
+    }
+
+    @Test func helpOnATerminalIsWrappedToItsWidth() throws {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let session = try #require(TerminalSession())
+        session.resize(columns: 100, rows: 40)
+        let rwatch = RWatch(["events", "--help"], in: scratch.path, session: session, scratch: scratch)
+        defer { if rwatch.exitStatus() == nil { kill(rwatch.pid, SIGKILL) } }
+        // Read while it writes: a full terminal would hold rwatch up.
+        #expect(eventually { _ = session.output; return rwatch.exitStatus() != nil })
+        #expect(rwatch.exitStatus() == 0)
+        let help = wrapped(session.output)
+        #expect(help.allSatisfy { $0.count <= 100 }, "\(help)")
+        #expect(help.contains { $0.count > 80 }, "\(help)")
     }
 
     @Test func theCommandNeedsNoDoubleDash() {
