@@ -14,7 +14,9 @@ import SystemPackage
 ///
 /// A path is given byte for byte, relative to `base` (the command's
 /// working directory) when it lies inside it, else absolute; never
-/// through a shell string. With a shell, the script is the words joined
+/// through a shell string. A placeholder in a word that the program parses
+/// as code (`sh -c 'echo {}'`, `python3 -c …`: `InlineCode`) is refused,
+/// unless `pasteIntoCode` says to paste it anyway. With a shell, the script is the words joined
 /// by spaces with `{}` made `"${1}"` and `{+}` made `"$@"` (quoted as the
 /// spot in the script needs, `ShellPlaceholders`), and the paths are the
 /// script's positional parameters (`ProcessOptions.shellParameters`).
@@ -43,6 +45,9 @@ public struct CommandTemplate: Sendable {
         case both
         /// A placeholder is the program itself (`rwatch -- {}`).
         case placeholderAsProgram(String)
+        /// A placeholder stands in a word the program parses as code
+        /// (`sh -c 'echo {}'`): the line that says so and the safe spelling.
+        case placeholderInCode(String)
 
         public var description: String {
             switch self {
@@ -50,6 +55,8 @@ public struct CommandTemplate: Sendable {
                 return "a command takes {} (one run per changed path) or {+} (every path at once), not both"
             case .placeholderAsProgram(let placeholder):
                 return "\(placeholder) needs a command to run the file with, as in: sh \(placeholder)"
+            case .placeholderInCode(let refusal):
+                return refusal
             }
         }
     }
@@ -71,8 +78,12 @@ public struct CommandTemplate: Sendable {
     private let script: CommandWord?
 
     /// The template of `words`; throws a `Problem` for a command that holds
-    /// both placeholders, or one as the program itself.
-    public init(_ words: [CommandWord], shell: String? = nil, base: FilePath? = nil, dashSafe: Bool = false) throws(Problem) {
+    /// both placeholders, one as the program itself, or one inside code
+    /// the program parses (unless `pasteIntoCode`).
+    public init(
+        _ words: [CommandWord], shell: String? = nil, base: FilePath? = nil, dashSafe: Bool = false,
+        pasteIntoCode: Bool = false
+    ) throws(Problem) {
         self.words = words
         self.shell = shell
         self.base = base
@@ -85,6 +96,9 @@ public struct CommandTemplate: Sendable {
            Array(program) == Self.eachPath || Array(program) == Self.allPaths {
             throw .placeholderAsProgram(String(decoding: program, as: UTF8.self))
         }
+        if placeholder != .none, !pasteIntoCode {
+            try Self.refuseCode(in: words, shell: shell)
+        }
         if shell != nil, placeholder != .none {
             let joined = Array(words.map(\.bytes).joined(separator: [UInt8(ascii: " ")]))
             script = CommandWord(bytes: ShellPlaceholders.substitute(joined))
@@ -93,11 +107,27 @@ public struct CommandTemplate: Sendable {
         }
     }
 
+    /// Throws `placeholderInCode` when a placeholder stands in a word that
+    /// is code: of the command (`sh -c 'echo {}'`), or, with a POSIX shell,
+    /// of a command inside the script (`--shell sh 'sh -c "echo {}"'`).
+    private static func refuseCode(in words: [CommandWord], shell: String?) throws(Problem) {
+        if let shell {
+            guard InlineCode.Language.of(InlineCode.programName(Array(shell.utf8))) == .posixShell else { return }
+            let script = Array(words.map(\.bytes).joined(separator: [UInt8(ascii: " ")]))
+            if let (finding, commandWords) = InlineCode.find(inScript: script) {
+                throw .placeholderInCode(InlineCode.refusal(finding, in: commandWords, nested: true))
+            }
+        } else if let finding = InlineCode.find(in: words.map(\.bytes)) {
+            throw .placeholderInCode(InlineCode.refusal(finding, in: words.map(\.bytes)))
+        }
+    }
+
     /// The template of a run action's `words` under `options`: paths
     /// relative to the command's working directory.
     static func forRun(_ words: [CommandWord], options: RunOptions) throws(Problem) -> CommandTemplate {
         let base = FileSystem.absolute(FilePath(options.workingDirectory ?? "."))
-        return try CommandTemplate(words, shell: options.shell, base: base, dashSafe: options.dashSafe)
+        return try CommandTemplate(words, shell: options.shell, base: base, dashSafe: options.dashSafe,
+                                   pasteIntoCode: options.unsafePasteIntoCode)
     }
 
     /// `words` as they are, whatever they hold.

@@ -47,6 +47,11 @@ public struct RunOptions: Sendable {
     /// (`--dash-safe`). Off by default: the command gets the path's bytes
     /// exactly, and `cmd -- {}` is the remedy every program knows.
     public var dashSafe = false
+    /// With `{}` or `{+}` inside code the program parses (`sh -c 'cat {}'`,
+    /// `python3 -c …`): paste the path into it anyway, so that a file
+    /// named `$(reboot)` runs `reboot` (`--unsafe-paste-into-code`). Off:
+    /// such a command is refused, with its safe spelling (`InlineCode`).
+    public var unsafePasteIntoCode = false
     /// Called on the recipe queue as each trigger's runs start (for
     /// `restarting`, which must know whether its server is up).
     var onSetStart: (@Sendable () -> Void)?

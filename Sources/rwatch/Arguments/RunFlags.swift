@@ -53,6 +53,9 @@ struct RunFlags: ParsableArguments {
     @Flag(name: .customLong("dash-safe"), help: "With {} or {+}: give a relative path that begins with - as ./-name (for a program that takes no --).")
     var dashSafe = false
 
+    @Flag(name: .customLong("unsafe-paste-into-code"), help: "Paste {} and {+} into code the program parses (sh -c '…{}…', python3 -c …) instead of refusing: a file named $(cmd) then runs cmd.")
+    var unsafePasteIntoCode = false
+
     mutating func validate() throws {
         // watchexec's spelling of "no shell": the words run as given.
         if shell == "none" { shell = nil }
@@ -99,7 +102,7 @@ struct RunFlags: ParsableArguments {
 
     /// The flags as `RunOptions`; `statusLines` comes from `-q`.
     func runOptions(statusLines: Bool) throws -> RunOptions {
-        RunOptions(
+        var options = RunOptions(
             shell: shell, stopSignal: signal, stopTimeout: stopTimeout, timeout: timeout,
             clear: clear >= 2 ? .screenAndScrollback : clear == 1 ? .screen : .off,
             statusLines: statusLines, printEvents: printEvents, notify: notify, bell: bell,
@@ -108,6 +111,8 @@ struct RunFlags: ParsableArguments {
             interactive: !interactive,
             jobs: jobs ?? 1, dashSafe: dashSafe
         )
+        options.unsafePasteIntoCode = unsafePasteIntoCode
+        return options
     }
 }
 

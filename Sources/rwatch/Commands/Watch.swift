@@ -116,8 +116,9 @@ struct Watch: ParsableCommand {
     var isPerPath: Bool {
         get throws {
             do {
-                let build = try buildWords.map { try CommandTemplate($0, shell: running.shell).isPerPath } ?? false
-                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell).isPerPath || build
+                let paste = running.unsafePasteIntoCode
+                let build = try buildWords.map { try CommandTemplate($0, shell: running.shell, pasteIntoCode: paste).isPerPath } ?? false
+                return try CommandTemplate(RawArguments.trailing(command), shell: running.shell, pasteIntoCode: paste).isPerPath || build
             } catch let problem as CommandTemplate.Problem {
                 throw ValidationError(problem.description)
             }
