@@ -243,7 +243,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// Every run of a trigger's set ended: one `RunResult` for the set
     /// (its worst status; each run in `runs` with `{}`/`{+}`).
     private func report(_ outcome: RunMachine<Trigger>.Outcome) {
-        loops.withLock { $0.ended(at: FileSystem.wallClock()) }
+        loops.withLock { $0.ended(at: FileSystem.wallClock(), stopped: outcome.stopped != nil) }
         let set = outcome.set
         let duration = ContinuousClock.now - set.began
         guard let worst = set.worst else { return }

@@ -41,4 +41,24 @@ import TestSupport
         #expect(warnings.count == 1, "\(rwatch.stderr)")
         #expect(warnings.first?.contains("(dist/app.js); if it keeps starting itself, ignore them: -i 'dist/**'") == true, "\(warnings)")
     }
+
+    /// A server under `-r` is alive at every save of its source: saves at a
+    /// person's pace are edits, never the server starting itself.
+    @Test func savesOfARestartedServersSourceAtAPersonsPaceAreNoLoop() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("src"), 0o755)
+        scratch.write("src/srv.py", "v0")
+        let rwatch = RWatch(["-r", "-w", "src", "--", "sh", "-c", "echo up >> starts; exec sleep 60"], in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        let starts = { scratch.read("starts").split(separator: "\n").count }
+        #expect(eventually { starts() == 1 }, "\(rwatch.stderr)")
+        for edit in 1...5 {
+            // A person's pace: the save comes well after the restart (the input, not a wait).
+            usleep(600_000)
+            scratch.write("src/srv.py", "v\(edit)")
+            #expect(eventually { starts() == edit + 1 }, "\(rwatch.stderr)")
+        }
+        #expect(!rwatch.stderr.contains("started only by files"), "\(rwatch.stderr)")
+    }
 }
