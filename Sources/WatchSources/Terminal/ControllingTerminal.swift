@@ -137,6 +137,9 @@ public enum ControllingTerminal {
 
     /// Group `pgid` is gone or stopped: rwatch takes the terminal back and
     /// puts back the modes found at start (the command may have changed them).
+    /// What was typed to the command and left unread is discarded: a key
+    /// typed to a server under `-r` is no key for rwatch, nor input for the
+    /// next run.
     static func takeBack(from pgid: pid_t) {
         let changed = state.withLock { state -> Bool in
             // Gone while rwatch was stopped or in the background: nothing to hand back on `fg`.
@@ -144,6 +147,7 @@ public enum ControllingTerminal {
             guard state.holder == pgid, var original = state.original else { return false }
             state.holder = nil
             if tcgetpgrp(fd) == pgid { _ = tcsetpgrp(fd, getpgrp()) }
+            _ = tcflush(fd, TCIFLUSH)
             _ = tcsetattr(fd, TCSADRAIN, &original)
             state.raw = false
             applyRaw(&state)

@@ -46,7 +46,9 @@ import TestSupport
         let lines = { scratch.read("runs").split(separator: "\n").map(String.init) }
         #expect(eventually { lines().count == 1 && session.output.contains("✓") })
         session.type("r")
-        #expect(eventually { lines().count == 2 }, "\(session.output)")
+        // A key typed while the run still holds the terminal is the run's:
+        // the next waits for its end.
+        #expect(eventually { lines().count == 2 && session.output.components("✓") == 2 }, "\(session.output)")
         session.type("p")
         #expect(eventually { session.output.contains("paused") })
         scratch.write("watched/while-paused", "x")
@@ -169,8 +171,14 @@ import TestSupport
             if attempt % 40 == 1 { session.type("r") }
             return scratch.read("runs").hasPrefix("ran\nran\n")
         }, "\(session.output)")
-        session.type("q")
-        #expect(eventually { !isAlive(rwatch) })
+        // A q typed while a run holds the terminal is the run's, so it is
+        // typed until rwatch holds the terminal to read it.
+        attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { session.type("q") }
+            return !isAlive(rwatch)
+        })
     }
 
     /// Keys typed ahead while the command ran are no requests once a stop
