@@ -178,10 +178,13 @@ extension ReaderMachine {
         }
     }
 
-    /// Under `-v`: which rule dropped a change.
+    /// Under `-v`: which rule dropped a change, the first time that rule
+    /// (a default ignore) or that path (any other rule) is met
+    /// (`IgnoreMentions`).
     mutating func noteDropped(_ path: FilePath, in directory: WatchTable.Node, isDirectory: Bool, by client: ReaderClient) {
-        guard Diagnostics.isEnabled, let reason = client.dropReason(path, in: directory, isDirectory: isDirectory) else { return }
-        actions.append(.verbose("ignored \(Quoted.path(path)): \(reason)"))
+        guard Diagnostics.isEnabled, let reason = client.dropReason(path, in: directory, isDirectory: isDirectory),
+              let line = client.ignoreMentions.line(for: path, reason) else { return }
+        actions.append(.verbose(line))
     }
 
     /// A rename whose both halves were seen.
