@@ -132,10 +132,14 @@ extension ReaderMachine {
             }
         } else if record.has(InotifyRecord.delete) {
             scanned.remove(path)
-            if isDirectory { releaseTree(path, kernelDropped: true) }
+            if isDirectory {
+                refused.remove(path)
+                releaseTree(path, kernelDropped: true)
+            }
             route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), from: at.node, now: now, fileRootMayVanish: true)
         } else if let kind = Self.changeKind(record) {
             route(FileEvent(path: path, kind: kind, isDirectory: isDirectory), from: at.node, now: now)
+            if kind == .attributes, isDirectory, refused.contains(path) { retryRefused(path, in: at.node, now: now) }
         }
     }
 
