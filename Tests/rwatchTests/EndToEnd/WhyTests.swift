@@ -27,6 +27,28 @@ import TestSupport
         #expect(lines[why].hasPrefix("rwatch: why: ") && lines[why].hasSuffix(" 'watched/new\\nname.txt'"), "\(lines[why])")
     }
 
+    /// Issue 36: each `sed -i` made four `ignored …/sedXXXXXX` lines (one
+    /// per event of its temporary file). A default ignore is named once,
+    /// with the first name it dropped; five `sed -i` give one such line.
+    @Test func verboseNamesEachKindOfIgnoredTemporaryNameOnce() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o755)
+        scratch.write("watched/app.c", "int x = 0;\n")
+        let rwatch = RWatch(["-v", "-p", "-w", "watched", "--"] + RunLog.command, in: scratch.path, scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(RunLog.mark(scratch, "zz-ready"))
+        for round in 1...5 {
+            let sed = Command.run(["sed", "-i", "s/x = [0-9]*/x = \(round)/", scratch.file("watched/app.c")])
+            #expect(sed.status == 0, "\(sed.errors)")
+        }
+        // A run for a marker written after the last sed: every sed's events were read before it.
+        #expect(RunLog.mark(scratch, "zz-after"))
+        let ignored = rwatch.stderr.split(separator: "\n").filter { $0.contains("ignored ") && $0.contains("/sed") }
+        #expect(ignored.count == 1, "\(rwatch.stderr)")
+        #expect(ignored.first?.contains("default ignore sed??????") == true, "\(ignored)")
+    }
+
     @Test func aCommandThatKeepsStartingItselfIsToldOnceAndKeepsGoing() {
         let scratch = Scratch()
         defer { scratch.remove() }

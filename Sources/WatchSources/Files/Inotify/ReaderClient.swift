@@ -55,6 +55,8 @@ final class ReaderClient: @unchecked Sendable {
     var coalescer: SaveCoalescer
     /// What was sent since the last flush (one array per kernel event).
     var outbox: [FileEvent] = []
+    /// What `-v` said about changes its rules dropped (each said once).
+    var ignoreMentions = IgnoreMentions()
     /// Whether git is being asked what it tracks (`ReaderMachine+Tracked`),
     /// and whether something changed since it was asked.
     enum TrackedRefresh { case idle, running, again }

@@ -132,10 +132,14 @@ extension ReaderMachine {
             }
         } else if record.has(InotifyRecord.delete) {
             scanned.remove(path)
-            if isDirectory { releaseTree(path, kernelDropped: true) }
+            if isDirectory {
+                refused.remove(path)
+                releaseTree(path, kernelDropped: true)
+            }
             route(FileEvent(path: path, kind: .deleted, isDirectory: isDirectory), from: at.node, now: now, fileRootMayVanish: true)
         } else if let kind = Self.changeKind(record) {
             route(FileEvent(path: path, kind: kind, isDirectory: isDirectory), from: at.node, now: now)
+            if kind == .attributes, isDirectory, refused.contains(path) { retryRefused(path, in: at.node, now: now) }
         }
     }
 
@@ -178,10 +182,13 @@ extension ReaderMachine {
         }
     }
 
-    /// Under `-v`: which rule dropped a change.
+    /// Under `-v`: which rule dropped a change, the first time that rule
+    /// (a default ignore) or that path (any other rule) is met
+    /// (`IgnoreMentions`).
     mutating func noteDropped(_ path: FilePath, in directory: WatchTable.Node, isDirectory: Bool, by client: ReaderClient) {
-        guard Diagnostics.isEnabled, let reason = client.dropReason(path, in: directory, isDirectory: isDirectory) else { return }
-        actions.append(.verbose("ignored \(Quoted.path(path)): \(reason)"))
+        guard Diagnostics.isEnabled, let reason = client.dropReason(path, in: directory, isDirectory: isDirectory),
+              let line = client.ignoreMentions.line(for: path, reason) else { return }
+        actions.append(.verbose(line))
     }
 
     /// A rename whose both halves were seen.

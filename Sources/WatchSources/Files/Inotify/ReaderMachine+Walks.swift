@@ -127,6 +127,18 @@ extension ReaderMachine {
         }
     }
 
+    /// The directory `path`, which refused a watch, changed its attributes
+    /// (a `chmod` may have let rwatch in): each client that wants it and
+    /// holds no watch on it tries again, and on success walks it as a
+    /// directory that appeared, reporting what it holds as new. Still
+    /// refused, it stays in `refused`, not warned about again.
+    mutating func retryRefused(_ path: FilePath, in directory: WatchTable.Node, now: ReaderTime) {
+        for client in clients where client.wantsDirectory(path, in: directory) {
+            if let held = table.held(path), client.tree.contains(held) { continue }
+            walkAppeared(path, for: client, now: now)
+        }
+    }
+
     /// Walks the new directory `path` of `client`, reporting what it holds.
     mutating func walkAppeared(_ path: FilePath, for client: ReaderClient, now: ReaderTime) {
         guard let (index, relative) = client.locate(path) else { return }

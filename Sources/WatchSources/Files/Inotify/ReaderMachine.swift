@@ -70,6 +70,10 @@ struct ReaderMachine<System: ReaderSystem> {
     var graceEnds: Double? = nil
     /// Paths a scan just reported; their own create records, read later, are duplicates.
     var scanned = PathSet()
+    /// Directories that refused a watch though there (no permission): each
+    /// is warned about once, and tried again when its attributes change (a
+    /// `chmod`, heard by its parent's watch: `retryRefused`).
+    var refused = PathSet()
     /// The directory of the last record, reused while records come from it.
     var lastDirectory: (node: WatchTable.Node, path: FilePath)? = nil
     /// When the kernel queue was last seen empty (wall clock): an overflow
@@ -152,6 +156,7 @@ struct ReaderMachine<System: ReaderSystem> {
             switch system.watch(directory) {
             case .watching(let wd):
                 node = table.add(directory, wd: wd)
+                if !refused.isEmpty { refused.remove(directory) }
             case .failed(let code) where code == ENOSPC:
                 // Under `.inotify` this ends the watch: say first whose watches filled the budget.
                 // Read now, while this subscription still holds its watches.
@@ -161,7 +166,7 @@ struct ReaderMachine<System: ReaderSystem> {
                 throw FileWatchError(.watchLimit(path: directory, limit: system.watchLimit()))
             case .failed(let code):
                 if isRoot { throw FileWatchError(code == ENOENT ? .noSuchPath(directory) : .cannotWatch(path: directory, errno: code)) }
-                if code != ENOENT, code != ENOTDIR {
+                if code != ENOENT, code != ENOTDIR, refused.insert(directory) {
                     // There, but refused (no permission, a path longer than
                     // PATH_MAX): say so once, rather than see nothing below it.
                     warnUnwatchable(directory, code)

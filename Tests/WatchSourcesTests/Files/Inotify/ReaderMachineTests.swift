@@ -12,6 +12,8 @@ import Testing
     struct MemorySystem: ReaderSystem {
         var directories: Set<FilePath>
         var files: Set<FilePath> = []
+        /// Directories there, but closed to this user (`chmod 000`).
+        var locked: Set<FilePath> = []
         /// Watched directories and their descriptors.
         var watches: [FilePath: Int32] = [:]
         var nextWD: Int32 = 1
@@ -21,6 +23,7 @@ import Testing
         mutating func watch(_ directory: FilePath) -> InotifyInstance.Outcome {
             watchCalls += 1
             guard directories.contains(directory) else { return .failed(errno: ENOENT) }
+            guard !locked.contains(directory) else { return .failed(errno: EACCES) }
             if let wd = watches[directory] { return .watching(wd: wd) }
             defer { nextWD += 1 }
             watches[directory] = nextWD
@@ -45,7 +48,7 @@ import Testing
         func changeTime(_ path: FilePath) -> Double? { files.contains(path) ? 0 : nil }
 
         func forEachEntry(in directory: FilePath, _ body: (UnsafeBufferPointer<UInt8>, _ isDirectory: Bool) -> Void) -> Bool {
-            guard directories.contains(directory) else { return false }
+            guard directories.contains(directory), !locked.contains(directory) else { return false }
             for (path, isDirectory) in directories.map({ ($0, true) }) + files.map({ ($0, false) })
             where path != directory && path.removingLastComponent() == directory {
                 path.lastComponent!.withBytes { body($0, isDirectory) }
@@ -221,5 +224,37 @@ import Testing
         #expect(events.first?.kind == .overflow)
         #expect(events.contains(FileEvent(path: "/mem/root/lost", kind: .created, isDirectory: true)))
         #expect(machine.system.watches["/mem/root/lost"] != nil)
+    }
+
+    /// The warnings among `actions`.
+    private func warnings(_ actions: [Machine.Action]) -> [String] {
+        actions.compactMap { action -> String? in
+            if case .announce(let notice) = action, case .warning(let text) = notice.kind { return text }
+            return nil
+        }
+    }
+
+    @Test func aDirectoryThatRefusedAWatchIsWatchedOnceAChmodLetsItIn() {
+        var machine = machine()
+        machine.system.locked = ["/mem/root/c"]
+        let armed = machine.add(client(1, "/mem/root"), gate: nil)
+        #expect(warnings(armed).count == 1, "\(warnings(armed))")
+        #expect(machine.system.watches["/mem/root/c"] == nil)
+        let attributes = InotifyRecord.attrib | InotifyRecord.isDirectory
+        // Still closed (a chmod that did not open it): no watch, no second warning.
+        let stillLocked = machine.read([record(machine, in: "/mem/root", attributes, "c")], at: Self.start)
+        #expect(warnings(stillLocked).isEmpty)
+        #expect(settle(&machine, stillLocked) == [FileEvent(path: "/mem/root/c", kind: .attributes, isDirectory: true)])
+        machine.system.locked = []
+        let opened = machine.read([record(machine, in: "/mem/root", attributes, "c")], at: Self.start)
+        #expect(machine.system.watches["/mem/root/c"] != nil)
+        // What it holds is new to the watch, as in a directory that appeared.
+        #expect(settle(&machine, opened) == [
+            FileEvent(path: "/mem/root/c", kind: .attributes, isDirectory: true),
+            FileEvent(path: "/mem/root/c/three.txt", kind: .created),
+        ])
+        // Watched now: a later attribute change is only that.
+        let again = machine.read([record(machine, in: "/mem/root", attributes, "c")], at: Self.start)
+        #expect(settle(&machine, again) == [FileEvent(path: "/mem/root/c", kind: .attributes, isDirectory: true)])
     }
 }
