@@ -164,6 +164,21 @@ public enum Terminal {
         return inside.removePrefix(FilePath(platformString: cwd)) && !inside.isEmpty ? inside : path
     }
 
+    /// `path` as a status line shows it: relative to `workingDirectory`
+    /// when it lies below it, `.` when it is that directory, else whole.
+    package static func shown(_ path: FilePath, in workingDirectory: FilePath) -> FilePath {
+        if path == workingDirectory { return "." }
+        var inside = path
+        return inside.removePrefix(workingDirectory) && !inside.isEmpty ? inside : path
+    }
+
+    /// The working directory, for `shown(_:in:)`; `/` if it cannot be read.
+    package static var workingDirectory: FilePath {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return FilePath(platformString: cwd)
+    }
+
     private static func write(line: String, color: Color?, fd: Int32) {
         if let color {
             writeAll("\u{1B}[\(color.rawValue)m\(line)\u{1B}[0m\n", fd: fd)

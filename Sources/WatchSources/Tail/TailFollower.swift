@@ -106,6 +106,8 @@ final class TailFollower: @unchecked Sendable {
             }
             if files[index].polled || files[index].directoryWatch >= 0 { try open(index, from: start) }
         }
+        // What a recipe says it follows once it runs (`RecipeRunner`).
+        for file in files { FileWatcher.announce(WatchNotice(path: file.absolute, kind: .following)) }
     }
 
     deinit {
