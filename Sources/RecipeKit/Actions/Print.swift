@@ -41,3 +41,22 @@ extension Signal where Value == Tail.Line {
         }
     }
 }
+
+extension Tail {
+    /// `follow(_:from:matching:)` with the pattern as text, compiled as
+    /// `grep(_:ignoringCase:)` compiles it (case-insensitive by default):
+    /// lines that do not match are dropped as bytes, and
+    /// `from: .lastMatching(N)` starts each file with its last N lines that
+    /// match. A pattern that does not compile ends the signal with a
+    /// `LinePatternError`.
+    ///
+    ///     Tail.follow(["app.log"], from: .lastMatching(10), grep: "error|warn")
+    public static func follow(_ paths: [FilePath], from start: Start = .end, grep pattern: String,
+                              ignoringCase: Bool = true) -> Signal<Line> {
+        do {
+            return follow(paths, from: start, matching: try LinePattern(pattern, ignoringCase: ignoringCase))
+        } catch {
+            return .error(error)
+        }
+    }
+}

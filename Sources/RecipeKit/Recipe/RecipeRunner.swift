@@ -21,20 +21,19 @@ public enum RecipeRunner {
     /// input quits with status 0, as `q` does: a process manager that
     /// started rwatch on a pipe ends it by closing the pipe (what comes
     /// through it is read and dropped). On a terminal, Ctrl-D is the end.
-    public static func run(_ recipe: Recipe, keys: Bool = true, quitWhenStdinCloses: Bool = false) -> Int32 {
+    ///
+    /// With `announcesStart` (a recipe binary: `main`), once every pipeline
+    /// is subscribed (watches armed, logs open) one status line says that
+    /// it runs and what it watches and follows (`RecipeStart`).
+    public static func run(_ recipe: Recipe, keys: Bool = true, quitWhenStdinCloses: Bool = false,
+                           announcesStart: Bool = false) -> Int32 {
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.
         ProcessSupervisor.takeOverSignals()
-        let notices = FileWatcher.notices.subscribe(onNext: { notice in
-            if notice.isWarning {
-                Terminal.warning(notice.description)
-            } else if case .polling = notice.kind {
-                Terminal.status(notice.description)
-            } else {
-                Diagnostics.verbose(notice.description)
-            }
-        })
+        // What the recipe's sources announce while it subscribes: what it watches.
+        let starting = Locked<[WatchNotice]?>(announcesStart ? [] : nil)
+        let notices = printNotices(collecting: starting)
         defer { notices.dispose() }
         let done = DispatchSemaphore(value: 0)
         let result = Locked<Int32>(0)
@@ -58,6 +57,9 @@ public enum RecipeRunner {
             },
             onCompleted: { done.signal() }
         )
+        if let seen = starting.withLock({ $0.take() }), result.withLock({ $0 }) != 2 {
+            Terminal.status(RecipeStart.line(name: recipe.name, notices: seen, workingDirectory: Terminal.workingDirectory))
+        }
         done.wait()
         input?.dispose()
         keyboard?.dispose()
@@ -69,6 +71,22 @@ public enum RecipeRunner {
         return quitByKey.withLock { $0 } ? 0 : result.withLock { $0 }
     }
 
+    /// Prints each `WatchNotice` from now on: warnings, and what is polled,
+    /// as status lines; the rest for `-v`. While `collecting` holds an
+    /// array, each notice is kept in it too.
+    private static func printNotices(collecting: Locked<[WatchNotice]?>) -> any Disposable {
+        FileWatcher.notices.subscribe(onNext: { notice in
+            collecting.withLock { $0?.append(notice) }
+            if notice.isWarning {
+                Terminal.warning(notice.description)
+            } else if case .polling = notice.kind {
+                Terminal.status(notice.description)
+            } else {
+                Diagnostics.verbose(notice.description)
+            }
+        })
+    }
+
     /// The entry point of a compiled recipe binary: runs and exits with
     /// `run(_:)`'s status. Under a hosting rwatch, first takes its place
     /// beside it (`HostedRecipe`). It is the subreaper of what its runs
@@ -76,6 +94,6 @@ public enum RecipeRunner {
     public static func main(_ recipe: Recipe) -> Never {
         HostedRecipe.join()
         ProcessSupervisor.becomeSubreaper()
-        ProcessSupervisor.exit(run(recipe))
+        ProcessSupervisor.exit(run(recipe, announcesStart: true))
     }
 }

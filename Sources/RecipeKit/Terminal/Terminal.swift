@@ -102,6 +102,23 @@ public enum Terminal {
         Diagnostics.log(.warning, text)
     }
 
+    /// Whether stderr is a terminal, where a progress line may be drawn.
+    package static var drawsProgress: Bool { standardErrorIsTerminal }
+
+    /// A progress line on stderr, drawn over the previous one (`\r`, the
+    /// rest of the line erased), with no newline: only on a terminal, and
+    /// never copied to the log. `clearProgress` takes it away.
+    package static func progress(_ text: String) {
+        guard standardErrorIsTerminal else { return }
+        writeAll("\r\u{1B}[K" + "rwatch: " + Quoted.line(text), fd: StandardError.descriptor)
+    }
+
+    /// Erases the progress line, leaving the cursor where it began.
+    package static func clearProgress() {
+        guard standardErrorIsTerminal else { return }
+        writeAll("\r\u{1B}[K", fd: StandardError.descriptor)
+    }
+
     /// The terminal bell on stderr, when stderr is a terminal (a bell in a
     /// log file or a pipe is noise).
     public static func bell() {
@@ -162,6 +179,21 @@ public enum Terminal {
         defer { free(cwd) }
         var inside = path
         return inside.removePrefix(FilePath(platformString: cwd)) && !inside.isEmpty ? inside : path
+    }
+
+    /// `path` as a status line shows it: relative to `workingDirectory`
+    /// when it lies below it, `.` when it is that directory, else whole.
+    package static func shown(_ path: FilePath, in workingDirectory: FilePath) -> FilePath {
+        if path == workingDirectory { return "." }
+        var inside = path
+        return inside.removePrefix(workingDirectory) && !inside.isEmpty ? inside : path
+    }
+
+    /// The working directory, for `shown(_:in:)`; `/` if it cannot be read.
+    package static var workingDirectory: FilePath {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return FilePath(platformString: cwd)
     }
 
     private static func write(line: String, color: Color?, fd: Int32) {

@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import Synchronization
 import SystemPackage
 
 /// File-system changes as a signal, through inotify (and polling where inotify is blind).
@@ -147,6 +148,12 @@ public enum FileWatcher {
     package static func isServed(_ paths: [FilePath]) -> Bool {
         ServiceWatch.isServing(paths.map(FileSystem.absolute))
     }
+
+    /// How many inotify watches this process has added so far (it only
+    /// grows). Read before and after `subscribe`, the difference is how many
+    /// directories that subscription armed; read meanwhile, from another
+    /// thread, how far its walk has come (`rwatch`'s arming progress line).
+    package static var watchesAdded: Int { InotifyInstance.added.load(ordering: .relaxed) }
 
     /// Returns once the reader thread has read, and delivered to every
     /// subscriber, each change the kernel queued before the call (a

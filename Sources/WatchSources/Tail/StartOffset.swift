@@ -8,15 +8,62 @@ import Glibc
 enum StartOffset {
     static let chunk = 64 * 1024
 
-    /// The offset in the open `fd`, `size` bytes long, where `start` begins.
-    /// A file that cannot be read at an offset (a FIFO) starts where it is.
-    static func offset(of start: Tail.Start, in fd: Int32, size: Int) -> Int {
+    /// The offset in the open `fd`, `size` bytes long, where `start` begins;
+    /// `pattern` is the follower's, for `.lastMatching`. A file that cannot
+    /// be read at an offset (a FIFO) starts where it is.
+    static func offset(of start: Tail.Start, in fd: Int32, size: Int, pattern: LinePattern? = nil) -> Int {
         switch start {
         case .start: return 0
         case .end: return size
         case .lastLines(let count): return count <= 0 ? size : lastLines(count, in: fd, size: size)
         case .line(let number): return number <= 1 ? 0 : line(number, in: fd, size: size)
+        case .lastMatching(let count):
+            guard count > 0 else { return size }
+            guard let pattern else { return lastLines(count, in: fd, size: size) }
+            return pattern.withMatcher { lastMatching(count, $0, in: fd, size: size) }
         }
+    }
+
+    /// The start of the last `count` lines that `matcher` keeps (0 when
+    /// fewer match): lines are tried from the end back, each without its
+    /// `\n` or `\r\n`, as the follower tries them.
+    private static func lastMatching(_ count: Int, _ matcher: LineMatcher, in fd: Int32, size: Int) -> Int {
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        var lineEnd = size
+        if size > 0, read(fd, at: size - 1, into: &buffer, count: 1) == 1, buffer[0] == 0x0A { lineEnd = size - 1 }
+        var end = lineEnd
+        var found = 0
+        while end > 0 {
+            let begin = max(0, end - chunk)
+            let length = read(fd, at: begin, into: &buffer, count: end - begin)
+            guard length == end - begin else { return size }
+            for position in stride(from: length - 1, through: 0, by: -1) where buffer[position] == 0x0A {
+                let lineStart = begin + position + 1
+                if matches(matcher, lineStart..<lineEnd, fd, buffer, bufferEnd: end, bufferStart: begin) {
+                    found += 1
+                    if found == count { return lineStart }
+                }
+                lineEnd = begin + position
+            }
+            end = begin
+        }
+        return 0
+    }
+
+    /// Whether the line at `range` matches: taken from `buffer` (the bytes
+    /// from `bufferStart` to `bufferEnd`) when it lies there, else read.
+    private static func matches(_ matcher: LineMatcher, _ range: Range<Int>, _ fd: Int32, _ buffer: [UInt8],
+                                bufferEnd: Int, bufferStart: Int) -> Bool {
+        var bytes: ArraySlice<UInt8>
+        if range.upperBound <= bufferEnd {
+            bytes = buffer[(range.lowerBound - bufferStart)..<(range.upperBound - bufferStart)]
+        } else {
+            var line = [UInt8](repeating: 0, count: range.count)
+            guard read(fd, at: range.lowerBound, into: &line, count: range.count) == range.count else { return false }
+            bytes = line[...]
+        }
+        if bytes.last == 0x0D { bytes = bytes.dropLast() }
+        return bytes.withUnsafeBytes { matcher.matches($0) }
     }
 
     /// The start of the last `count` lines: just after the `count`-th

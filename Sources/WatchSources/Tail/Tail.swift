@@ -4,6 +4,11 @@ import SystemPackage
 /// Files followed like `tail -F`, as signals of lines.
 public enum Tail {
     /// Where following begins in a file that exists at subscription time.
+    /// `follow` starts at `.end`: the lines already there are not sent, so
+    /// that a recipe that acts on lines (notifies, runs a command) does not
+    /// act again on old ones each time it starts or reloads. `tail -F`
+    /// shows the last 10 lines first: `.lastLines(10)` does the same, and
+    /// `.lastMatching(10)` shows the last 10 that a pattern keeps.
     /// Files that appear later (created, or recreated by rotation) are
     /// always read from their beginning. A stream (a FIFO, a pipe, a
     /// terminal) has no beginning or end to count from: it is read from
@@ -18,6 +23,11 @@ public enum Tail {
         case lastLines(Int)
         /// From line N on, counting from 1 (`tail -n +N`); `.line(1)` is `.start`.
         case line(Int)
+        /// The last N lines already in the file that the `matching` pattern
+        /// keeps, then new ones (`grep PATTERN FILE | tail -n N`, then
+        /// follow): a log's last 10 errors, however far back they lie.
+        /// Without a pattern, `.lastLines(N)`.
+        case lastMatching(Int)
     }
 
     /// What `tail -F` reports on stderr about a followed name, for a
@@ -94,6 +104,12 @@ public enum Tail {
     /// a pipe (`-` or `/dev/stdin` for standard input, `/dev/fd/N` for
     /// `<(…)`), a terminal or another device until its end, where that
     /// name is done.
+    ///
+    /// Lines already in a file are left out unless `start` asks for them
+    /// (`Start`): `from: .lastLines(10)` sends the last 10 of each file
+    /// first, as `tail -F` does (a `pattern` then keeps those of them that
+    /// match, as `tail -F | grep` would); `from: .lastMatching(10)` sends
+    /// the last 10 that match the `pattern`.
     ///
     /// Completes only when every name is such a pipe or device and all of
     /// them have ended (like `tail -f` on a pipe); a file or FIFO is

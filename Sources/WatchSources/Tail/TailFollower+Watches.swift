@@ -123,7 +123,7 @@ extension TailFollower {
             files[index].isStream = isStream
             files[index].reopensAtEnd = isStream && opened.st_mode & S_IFMT == S_IFIFO
                 && !files[index].isInheritedDescriptor && !Self.isAnonymousPipe(fd)
-            files[index].offset = isStream ? 0 : StartOffset.offset(of: start, in: fd, size: Int(opened.st_size))
+            files[index].offset = isStream ? 0 : StartOffset.offset(of: start, in: fd, size: Int(opened.st_size), pattern: pattern)
             files[index].fileWatch = wd
             files[index].splitter = LineSplitter()
             if wd >= 0 { fileWatches[wd, default: []].append(index) }

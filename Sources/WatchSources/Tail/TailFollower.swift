@@ -34,7 +34,7 @@ final class TailFollower: @unchecked Sendable {
     // two). `cancel()` touches only `cancelled` and `wake`. The
     // descriptors close in `deinit`, after the thread has let go.
     private let sink: TailSink
-    private let pattern: LinePattern?
+    let pattern: LinePattern?
     /// The inotify instance, or -1 when every name is polled.
     let inotify: Int32
     let backend: WatchBackend
@@ -106,6 +106,8 @@ final class TailFollower: @unchecked Sendable {
             }
             if files[index].polled || files[index].directoryWatch >= 0 { try open(index, from: start) }
         }
+        // What a recipe says it follows once it runs (`RecipeRunner`).
+        for file in files { FileWatcher.announce(WatchNotice(path: file.absolute, kind: .following)) }
     }
 
     deinit {

@@ -16,7 +16,7 @@ struct LineCount: ExpressibleByArgument, Hashable {
 
     var defaultValueDescription: String {
         switch start {
-        case .lastLines(let count): "\(count)"
+        case .lastLines(let count), .lastMatching(let count): "\(count)"
         case .line(let number): "+\(number)"
         case .start: "+1"
         case .end: "0"

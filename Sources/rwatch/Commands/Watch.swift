@@ -167,7 +167,12 @@ struct Watch: ParsableCommand {
                                     defersDuringVCS: settle)
         let roots = Set(watched.paths)
         let quiet = output.quiet
-        let announced = watched.batches.on(next: { events in
+        // A command that waits for a change says when the watch is armed;
+        // one that runs at once is its own sign of life (but -v says it too).
+        let waitsForChange = try postpone || isPerPath
+        let armed = quiet || !(waitsForChange || output.verbose) ? watched.batches
+            : ArmingReport.announcing(watched.batches, paths: watched.paths, waitsForChange: waitsForChange)
+        let announced = armed.on(next: { events in
             guard !quiet else { return }
             for event in events where roots.contains(event.path) {
                 switch event.kind {
@@ -186,12 +191,10 @@ struct Watch: ParsableCommand {
         var serving = buildOptions
         serving.listenSockets = sockets
         let run = serving
-        // A {} or {+} command has no file to run for before a change.
-        let waitsForChange = try postpone || isPerPath
         let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
-            let settled = settle ? Watch.settlingVCS(announced, watched: watched.batches, paths: watched.paths) : announced
+            let settled = settle ? Watch.settlingVCS(announced, watched: armed, paths: watched.paths) : announced
             let batches = settled.batched(debounce, maxWait: maxWait)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started

@@ -7,14 +7,14 @@ import TestSupport
 
 @Suite struct StartOffsetTests {
     /// The text a follower starting at `start` reads first from a file holding `content`.
-    func firstRead(_ content: String, _ start: Tail.Start) -> String {
+    func firstRead(_ content: String, _ start: Tail.Start, pattern: LinePattern? = nil) -> String {
         let scratch = TemporaryDirectory(prefix: "rwatch-start")
         defer { scratch.remove() }
         scratch.write("f", content)
         let fd = open(scratch.file("f"), O_RDONLY)
         defer { close(fd) }
         let size = content.utf8.count
-        let offset = StartOffset.offset(of: start, in: fd, size: size)
+        let offset = StartOffset.offset(of: start, in: fd, size: size, pattern: pattern)
         return String(decoding: Array(content.utf8)[offset...], as: UTF8.self)
     }
 
@@ -25,6 +25,33 @@ import TestSupport
         #expect(firstRead("1\n2\n", .lastLines(0)) == "")
         #expect(firstRead("", .lastLines(3)) == "")
         #expect(firstRead("\n\n\n", .lastLines(2)) == "\n\n")
+    }
+
+    /// `.lastMatching`: the start of the last N lines that the pattern
+    /// keeps, however far back (`grep | tail -n N`); the follower's pattern
+    /// drops the rest after it.
+    @Test func lastMatchingStartsAtTheNthMatchFromTheEnd() throws {
+        let errors = try LinePattern("error", ignoringCase: true)
+        let content = "ERROR 1\ninfo\nerror 2\n" + String(repeating: "info\n", count: 20)
+        #expect(firstRead(content, .lastMatching(1), pattern: errors) == "error 2\n" + String(repeating: "info\n", count: 20))
+        #expect(firstRead(content, .lastMatching(2), pattern: errors) == content)
+        #expect(firstRead(content, .lastMatching(5), pattern: errors) == content)
+        #expect(firstRead("info\nerror\r\n", .lastMatching(1), pattern: try LinePattern("error$")) == "error\r\n")
+        #expect(firstRead("info\nerror", .lastMatching(1), pattern: errors) == "error")
+        #expect(firstRead("info\n", .lastMatching(3), pattern: errors) == "info\n")
+        #expect(firstRead(content, .lastMatching(0), pattern: errors) == "")
+    }
+
+    @Test func lastMatchingWithoutAPatternIsLastLines() {
+        #expect(firstRead("1\n2\n3\n", .lastMatching(2)) == "2\n3\n")
+    }
+
+    @Test func lastMatchingFindsALineLongerThanAReadChunk() throws {
+        let long = String(repeating: "x", count: StartOffset.chunk + 10)
+        let content = "error early\n" + long + " error\n" + String(repeating: "y\n", count: 10)
+        let errors = try LinePattern("error")
+        #expect(firstRead(content, .lastMatching(1), pattern: errors) == long + " error\n" + String(repeating: "y\n", count: 10))
+        #expect(firstRead(content, .lastMatching(2), pattern: errors) == content)
     }
 
     @Test func lastLinesAcrossReadChunks() {

@@ -84,7 +84,7 @@ import TestSupport
         let log = fopen(scratch.file("app.log"), "a")!
         defer { fclose(log) }
         var attempt = 0
-        // Append until the follower (which starts at the end) has seen a line.
+        // Append until the follower has shown a line.
         #expect(eventually(.seconds(60)) {
             attempt += 1
             if attempt % 100 == 1 {
@@ -95,6 +95,24 @@ import TestSupport
         })
         #expect(!rwatch.stdout.contains("all fine"))
         #expect(eventually { scratch.read("notes").hasPrefix("notified") })
+    }
+
+    /// As tail -F shows the last 10 lines first, the recipe shows the last
+    /// 10 lines that match, however far back; then says it runs, and what
+    /// it follows.
+    @Test func tailErrorsShowsTheLastTenErrorsFirstAndSaysItRuns() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        let old = (1...15).map { "info \($0)\nERROR old \($0)\n" }.joined()
+        scratch.write("app.log", old + String(repeating: "info later\n", count: 30))
+        let rwatch = RWatch(["run", "tail-errors", "app.log"], in: scratch.path, environment: ["NOTIFY": "true"], scratch: scratch)
+        defer { rwatch.interrupt() }
+        #expect(eventually(.seconds(60)) { rwatch.stdout.contains("ERROR old 15") }, "\(rwatch.stderr)")
+        let shown = rwatch.stdout.split(separator: "\n").map(String.init)
+        #expect(shown == (6...15).map { "app.log: ERROR old \($0)" }, "\(shown)")
+        #expect(eventually { rwatch.stderr.contains("rwatch: tail-errors running: following app.log\n") }, "\(rwatch.stderr)")
+        scratch.append("app.log", "ERROR new\n")
+        #expect(eventually { rwatch.stdout.hasSuffix("app.log: ERROR new\n") }, "\(rwatch.stdout)")
     }
 
     /// Recipe.paths: the log's name reaches the recipe as typed (not UTF-8,

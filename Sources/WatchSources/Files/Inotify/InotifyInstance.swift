@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// The process's inotify instance: its descriptor, the watches added to
@@ -49,12 +50,20 @@ enum InotifyInstance {
         case failed(errno: Int32)
     }
 
+    /// How many watches every instance of the process has been given so
+    /// far, never less: a subscriber reads it while its walk goes on (a
+    /// progress line) and after (how many directories arming took), from
+    /// any thread (`FileWatcher.watchesAdded`).
+    static let added = Atomic<Int>(0)
+
     /// Watches directory `path` for what rwatch asks of every directory
     /// (`InotifyRecord.watchMask`). Adding a watch on a directory watched
     /// already gives its descriptor again.
     static func watch(_ path: FilePath, descriptor: Int32) -> Outcome {
         let wd = path.withPlatformString { inotify_add_watch(descriptor, $0, InotifyRecord.watchMask) }
-        return wd >= 0 ? .watching(wd: wd) : .failed(errno: errno)
+        guard wd >= 0 else { return .failed(errno: errno) }
+        added.wrappingAdd(1, ordering: .relaxed)
+        return .watching(wd: wd)
     }
 
     /// Removes watch `wd` (the kernel may have dropped it already: its

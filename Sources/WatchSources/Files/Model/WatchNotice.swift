@@ -32,6 +32,10 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
         case service(socket: FilePath)
         /// `path` is polled, a pass every `interval`.
         case polling(interval: Duration, reason: PollReason)
+        /// `Tail.follow` follows `path` (announced when its subscription
+        /// starts, whatever backend reads it), so that a recipe can say
+        /// what it follows once it runs.
+        case following
         /// A problem with `path` worth one line, said once until its cause
         /// goes away: an ignore file that is a FIFO, a device or larger
         /// than 1 MiB, say.
@@ -52,7 +56,7 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
     public var isWarning: Bool {
         switch kind {
         case .polling(_, .watchLimit), .polling(_, .inotifyUnavailable), .warning: return true
-        case .inotify, .service, .polling: return false
+        case .inotify, .service, .polling, .following: return false
         }
     }
 
@@ -62,6 +66,8 @@ public struct WatchNotice: Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .inotify:
             return "watching \(shown) with inotify"
+        case .following:
+            return "following \(shown)"
         case .service(let socket):
             return "watching \(shown) through the service at \(Quoted.path(socket))"
         case .warning(let text):
