@@ -12,7 +12,7 @@ let recipe = Recipe("chain", "on a change: lint → build → test, stopping at 
     let build = Recipe.environment("BUILD").map { ["sh", "-c", $0] } ?? ["swift", "build", "--package-path", dir]
     let test = Recipe.environment("TEST").map { ["sh", "-c", $0] } ?? ["swift", "test", "--package-path", dir]
     FileWatcher.watch([dir])
-        .batched(.milliseconds(100))
+        .batched(.milliseconds(100), holdingNewFiles: .shared)
         .run(lint, options: RunOptions(name: "lint"))
         .then(build, options: RunOptions(name: "build"))
         .then(test, options: RunOptions(name: "test"))

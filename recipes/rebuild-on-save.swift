@@ -10,7 +10,7 @@ let recipe = Recipe("rebuild-on-save", "swift build on every save (restarting a 
     let package = Recipe.arguments.first ?? "."
     let swift = Recipe.environment("SWIFT") ?? "swift"
     FileWatcher.watch(["\(package)/Sources", "\(package)/Tests"], options: .matching("**/*.swift"))
-        .batched(.milliseconds(100))
+        .batched(.milliseconds(100), holdingNewFiles: .shared)
         .startingNow()
         .run([swift, "build", "--package-path", package], onBusy: .restart)
         .then([swift, "test", "--package-path", package])

@@ -18,14 +18,20 @@ extension Signal where Value == FileEvent {
     /// cancels the timer and drops the open batch. With `quiet` zero a batch
     /// holds what arrived before the scheduler got to run. Without a
     /// scheduler the timers run on `QueueScheduler.recipe`.
+    ///
+    /// With `holdingNewFiles` (`NewFileHolds.shared`, the file watchers'),
+    /// a batch that would close while the watcher holds a new file for its
+    /// save window waits for it (up to `maxWait`): an edited file and a new
+    /// one saved together are one batch, not two.
     public func batched(
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),
+        holdingNewFiles: NewFileHolds? = nil,
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
         // One shape from the watcher to the batch: each event is an array
         // of one, batched as the watcher's own arrays are.
-        map { [$0] }.batched(quiet, maxWait: maxWait, scheduler: scheduler)
+        map { [$0] }.batched(quiet, maxWait: maxWait, holdingNewFiles: holdingNewFiles, scheduler: scheduler)
     }
 }
 
@@ -40,13 +46,16 @@ extension Signal where Value == [FileEvent] {
     public func batched(
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),
+        holdingNewFiles: NewFileHolds? = nil,
         scheduler: some Scheduler = QueueScheduler.recipe
     ) -> Signal<ChangeBatch> {
-        compactMap { events -> [FileEvent]? in
+        var holding: (@Sendable () -> Duration?)?
+        if let holdingNewFiles { holding = { holdingNewFiles.remaining() } }
+        return compactMap { events -> [FileEvent]? in
             let changes = events.filter { !$0.closesReportedWrite }
             return changes.isEmpty ? nil : changes
         }
-        .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch()) { batch, events in
+        .debounce(quiet, maxWait: maxWait, scheduler: scheduler, into: ChangeBatch(), holding: holding) { batch, events in
             for event in events { batch.add(event) }
         }
         .filter { !$0.events.isEmpty }

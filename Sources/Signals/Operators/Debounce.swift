@@ -18,11 +18,12 @@ extension Signal {
     @inlinable
     func debounced<Batch>(
         _ interval: Duration, maxWait: Duration?, flushOnError: Bool, scheduler: some Scheduler,
+        holding: (@Sendable () -> Duration?)? = nil,
         start: @escaping @Sendable (Value) -> Batch, collect: @escaping @Sendable (inout Batch, Value) -> Void
     ) -> Signal<Batch> {
         timed(on: scheduler) {
             var state = DebounceState<Value, Batch>(
-                interval: interval, maxWait: maxWait, flushOnError: flushOnError, start: start, collect: collect
+                interval: interval, maxWait: maxWait, flushOnError: flushOnError, holding: holding, start: start, collect: collect
             )
             return { input, timer, observer in
                 switch state.step(input, at: timer.now) {
@@ -105,15 +106,19 @@ struct DebounceState<Value, Batch> {
     @usableFromInline let start: (Value) -> Batch
     /// Adds a later value to the batch.
     @usableFromInline let collect: (inout Batch, Value) -> Void
+    /// How much longer the source holds a value back, asked as a window
+    /// would close (nil: nothing held, or no such source).
+    @usableFromInline let holding: (() -> Duration?)?
     @usableFromInline var phase: Phase = .idle
 
     @inlinable
-    init(interval: Duration, maxWait: Duration?, flushOnError: Bool, start: @escaping (Value) -> Batch,
-         collect: @escaping (inout Batch, Value) -> Void) {
+    init(interval: Duration, maxWait: Duration?, flushOnError: Bool, holding: (() -> Duration?)? = nil,
+         start: @escaping (Value) -> Batch, collect: @escaping (inout Batch, Value) -> Void) {
         let interval = max(interval, .zero)
         self.interval = interval
         self.maxWait = maxWait.map { max($0, interval) }
         self.flushOnError = flushOnError
+        self.holding = holding
         self.start = start
         self.collect = collect
     }
@@ -152,8 +157,19 @@ struct DebounceState<Value, Batch> {
     @inlinable
     mutating func timerFired(at now: Duration) -> Action {
         // A timer that fired as the source ended finds the state finished.
-        guard case .collecting(let window) = phase else { return .none }
+        guard case .collecting(var window) = phase else { return .none }
         if now < window.closes { return .arm(after: window.closes - now) }
+        // The source holds a value back: the window waits for it, up to its cap.
+        if let held = holding?(), held > .zero {
+            let until = now + held + interval
+            let closes = window.cap.map { min($0, until) } ?? until
+            if closes > now {
+                phase = .idle
+                window.closes = closes
+                phase = .collecting(window)
+                return .arm(after: closes - now)
+            }
+        }
         phase = .idle
         return .emit(window.batch)
     }

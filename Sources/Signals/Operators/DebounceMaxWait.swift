@@ -32,12 +32,18 @@ extension Signal {
     /// costs. Completion and errors send the open batch first (it records
     /// what happened), then end. Disposing disposes the source, cancels the
     /// timer and drops the open batch.
+    ///
+    /// `holding`, asked as the window would close, says how much longer the
+    /// source is known to hold a value back (nil: nothing held): the window
+    /// then stays open until that time plus `interval`, never past
+    /// `maxWait`, so that the held value joins the batch.
     @inlinable
     public func debounce<Batch: Sendable>(
         _ interval: Duration, maxWait: Duration, scheduler: some Scheduler,
-        into initial: Batch, _ collect: @escaping @Sendable (inout Batch, Value) -> Void
+        into initial: Batch, holding: (@Sendable () -> Duration?)? = nil,
+        _ collect: @escaping @Sendable (inout Batch, Value) -> Void
     ) -> Signal<Batch> {
-        debounced(interval, maxWait: maxWait, flushOnError: true, scheduler: scheduler, start: { value in
+        debounced(interval, maxWait: maxWait, flushOnError: true, scheduler: scheduler, holding: holding, start: { value in
             var batch = initial
             collect(&batch, value)
             return batch

@@ -195,7 +195,7 @@ struct Watch: ParsableCommand {
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
             let settled = settle ? Watch.settlingVCS(announced, watched: armed, paths: watched.paths) : announced
-            let batches = settled.batched(debounce, maxWait: maxWait)
+            let batches = settled.batched(debounce, maxWait: maxWait, holdingNewFiles: .shared)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started
             // With --build, the command (re)starts only after a build that

@@ -86,8 +86,9 @@ struct StarterRecipe {
             return """
                     // Every .swift file under these directories (.gitignore is honoured).
                     FileWatcher.watch(\(watched(["Sources", "Tests"])), options: .matching("**/*.swift"))
-                        // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        // One run per burst of saves: wait until 100 ms pass without one
+                        // (and for a new file the watcher holds, so a save of several files is one run).
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a build stops it (its whole process group) and starts again.
@@ -105,7 +106,7 @@ struct StarterRecipe {
                     // Rust sources and the manifest; target/ is in .gitignore and so not watched.
                     FileWatcher.watch(["."], options: WatchOptions(include: ["**/*.rs", "**/Cargo.toml"], exclude: ["target"]))
                         // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a build stops it (its whole process group) and starts again.
@@ -119,7 +120,7 @@ struct StarterRecipe {
                     // Go sources and the module files.
                     FileWatcher.watch(["."], options: WatchOptions(include: ["**/*.go", "go.mod", "go.sum"]))
                         // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a build stops it (its whole process group) and starts again.
@@ -135,7 +136,7 @@ struct StarterRecipe {
                         exclude: ["node_modules", "dist", "build", "coverage"],
                         extensions: ["js", "mjs", "cjs", "jsx", "ts", "tsx", "json"]))
                         // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a run stops it (its whole process group) and starts again.
@@ -153,7 +154,7 @@ struct StarterRecipe {
                         exclude: [".venv", "venv", ".tox", "build", "dist"],
                         extensions: ["py"]))
                         // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a run stops it (its whole process group) and starts again.
@@ -166,7 +167,7 @@ struct StarterRecipe {
                     // (or in exclude:) so that a build does not start the next one.
                     FileWatcher.watch(["."], options: WatchOptions(exclude: ["*.o", "*.a", "*.so"]))
                         // One run per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // Also run once now, not only at the first save.
                         .startingNow()
                         // A save during a build waits for it, then builds once more.
@@ -178,7 +179,7 @@ struct StarterRecipe {
                     // Every file under this directory (.gitignore is honoured).
                     FileWatcher.watch(["."])
                         // One batch per burst of saves: wait until 100 ms pass without one.
-                        .batched(.milliseconds(100))
+                        .batched(.milliseconds(100), holdingNewFiles: .shared)
                         // One line per batch; replace this with .run(["your", "command"]).
                         .map { batch in "changed: " + batch.paths.map(Quoted.path).joined(separator: " ") }
                         .print()

@@ -35,6 +35,23 @@ import TestSupport
         #expect(output == "---------[abc]---------[defgh]-----([ij]|)")
     }
 
+    /// The source says it holds a value back until tick 9: the window that
+    /// would close at tick 5 waits for it (then `interval` more), and the
+    /// held value joins the batch; with nothing held it closes as before.
+    @Test func aWindowWaitsForAValueTheSourceHoldsBackUpToTheCap() {
+        let scheduler = TestScheduler()
+        let heldUntil = Duration.ticks(9)
+        let holding: @Sendable () -> Duration? = { scheduler.now < heldUntil ? heldUntil - scheduler.now : nil }
+        let output = marbles("-a-------b-----c-|", scheduler, symbol: { "[\($0)]" }) {
+            $0.debounce(.ticks(4), maxWait: .ticks(20), scheduler: scheduler, into: "", holding: holding) { $0 += $1 }
+        }
+        #expect(output == "-------------[ab]---([c]|)")
+        let capped = marbles("-a-------b-|", scheduler, symbol: { "[\($0)]" }) {
+            $0.debounce(.ticks(4), maxWait: .ticks(6), scheduler: scheduler, into: "", holding: { .ticks(100) }) { $0 += $1 }
+        }
+        #expect(capped == "-------[a]---([b]|)")
+    }
+
     @Test func eachBatchStartsAgainFromTheInitialValue() {
         let scheduler = TestScheduler()
         let output = marbles("-a------b-|", scheduler, symbol: { "\($0)" }) {

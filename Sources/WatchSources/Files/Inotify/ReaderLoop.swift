@@ -128,6 +128,12 @@ final class ReaderLoop {
 
     /// Carries out what the machine decided.
     private func perform(_ actions: [ReaderMachine<LiveReaderSystem>.Action]) {
+        // The new files each subscription holds now, before what this step
+        // delivers: a batch that gets an edited file sees that a new file
+        // of the same save is held.
+        for client in machine.clients {
+            NewFileHolds.shared.publish(client.coalescer.newFilesDue, for: client.sink)
+        }
         for action in actions {
             switch action {
             case .send(let events, let sink): sink.send(events)

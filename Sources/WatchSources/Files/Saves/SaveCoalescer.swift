@@ -41,7 +41,7 @@ import SystemPackage
 ///     JetBrains: foo→foo___jb_old___ · foo___jb_tmp___→foo      ⇒  modified
 ///     atomic:    create foo.tmp.1 · write · close · foo.tmp.1→foo  ⇒  modified (of foo only)
 struct SaveCoalescer {
-    private enum Entry {
+    enum Entry {
         case vanished(FileEvent, deadline: Double)
         /// `fresh`: the path did not exist before this write began.
         case writing([FileEvent], deadline: Double, fresh: Bool)
@@ -104,7 +104,7 @@ struct SaveCoalescer {
     /// temporary file is renamed or deleted right after its close, while a
     /// file a script makes and deletes some time later was a change.
     let freshWindow: Double
-    private var entries: [PathKey: Entry] = [:] {
+    private(set) var entries: [PathKey: Entry] = [:] {
         didSet { if entries.isEmpty { for index in timelines.indices { timelines[index].removeAll() } } }
     }
     private var timelines = [SaveTimeline](repeating: SaveTimeline(), count: 6)

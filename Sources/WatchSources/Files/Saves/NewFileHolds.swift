@@ -1,0 +1,46 @@
+import Signals
+
+/// The new files rwatch's file watchers hold right now for the save window
+/// (`SaveCoalescer`'s `fresh`: a file made anew waits 200 ms in case it was
+/// a temporary file), for `batched`: a batch that would close while one is
+/// held waits for it, so that one save of several files (an edited file
+/// and a new one, saved together) is one batch, not two.
+///
+/// The readers publish, per subscription, when its last held new file is
+/// due; nothing is published for a file that needs no wait. Read from any
+/// thread.
+public final class NewFileHolds: Sendable {
+    /// The holds of every watcher in this process.
+    public static let shared = NewFileHolds()
+
+    /// Per subscription (its sink), when its last held new file is due
+    /// (monotonic seconds).
+    private let due = Locked<[ObjectIdentifier: Double]>([:])
+
+    /// An empty set of holds (`shared` is the watchers').
+    public init() {}
+
+    /// How long until every new file held now is released (or gone), with
+    /// a little slack for its delivery to reach the batch; nil when none
+    /// is held.
+    public func remaining() -> Duration? {
+        let now = Clocks.monotonic()
+        let latest = due.withLock { due -> Double? in
+            due = due.filter { $0.value > now }
+            return due.values.max()
+        }
+        guard let latest else { return nil }
+        return .nanoseconds(Int64((latest - now + Self.slack) * 1e9))
+    }
+
+    /// Slack for the held file's events to reach the batch once due.
+    static let slack = 0.02
+
+    /// `sink`'s subscription holds new files until `until` (nil: none).
+    func publish(_ until: Double?, for sink: EventSink) {
+        let key = ObjectIdentifier(sink)
+        due.withLock { due in
+            if due[key] != until { due[key] = until }
+        }
+    }
+}
