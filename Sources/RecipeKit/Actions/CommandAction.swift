@@ -197,8 +197,10 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     }
 
     /// `run` could not start: say why, and end it as a shell would (127).
+    /// A start refused because rwatch is ending (Ctrl-C as a step exits,
+    /// before the next one starts) is not an error worth a line.
     private func failed(_ run: Run, _ error: any Error) {
-        Terminal.error("\(error)")
+        if !ProcessSupervisor.isEnding { Terminal.error("\(error)") }
         if ShellHint.applies(to: error, arguments: arguments, shell: options.shell) { Terminal.status(ShellHint.text) }
         ended(run, .exited(127))
     }

@@ -81,8 +81,12 @@ import TestSupport
     }
 
     @Test func everyRecipeInTheReadmeCompiles() {
-        let recipes = Self.recipes(inMarkdown: Scratch.read(Self.root + "/README.md"))
+        let readme = Scratch.read(Self.root + "/README.md")
+        let recipes = Self.recipes(inMarkdown: readme)
         #expect(recipes.count >= 2, "found \(recipes.count) recipes in README.md")
+        // A ```swift block that is not a recipe would be checked by nothing.
+        let swiftBlocks = readme.split(separator: "\n").filter { $0 == "```swift" }.count
+        #expect(recipes.count == swiftBlocks, "README.md has \(swiftBlocks) swift blocks, \(recipes.count) of them recipes")
         checkAll(recipes, named: "readme")
     }
 
