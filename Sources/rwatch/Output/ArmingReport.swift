@@ -9,7 +9,7 @@ import Synchronization
 /// second, and erased before the line; never elsewhere.
 enum ArmingReport {
     /// `batches`, whose first subscription prints the armed line after it
-    /// returned; later subscriptions (the same shared watch, subscribed
+    /// returned, unless it failed meanwhile; later subscriptions (the same shared watch, subscribed
     /// again by another stage of the pipeline) print nothing.
     static func announcing(_ batches: Signal<[FileEvent]>, paths: [FilePath], waitsForChange: Bool) -> Signal<[FileEvent]> {
         let announced = Atomic<Bool>(false)
@@ -19,8 +19,12 @@ enum ArmingReport {
             let before = FileWatcher.watchesAdded
             let started = ContinuousClock.now
             let progress = Terminal.drawsProgress ? ArmingProgress(paths: paths, workingDirectory: workingDirectory, since: before) : nil
-            let subscription = batches.subscribe(observer)
+            // A watch that failed as it armed (no watches left) says so
+            // itself: no armed line before its error.
+            let failed = Atomic<Bool>(false)
+            let subscription = batches.on(error: { _ in failed.store(true, ordering: .relaxed) }).subscribe(observer)
             progress?.stop()
+            guard !failed.load(ordering: .relaxed) else { return subscription }
             Terminal.status(ArmedLine.text(paths: paths, workingDirectory: workingDirectory,
                                            directories: FileWatcher.watchesAdded - before,
                                            served: FileWatcher.isServed(paths), took: ContinuousClock.now - started,
