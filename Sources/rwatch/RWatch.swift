@@ -43,6 +43,12 @@ struct RWatch: ParsableCommand {
     /// Parses and runs; any usage or recipe error is one line on stderr and
     /// exit status 2 (ArgumentParser's default would be 64).
     static func main() {
+        // watchman's command line (rwatch run as `watchman`, or `rwatch
+        // watchman`): a plain client, whose signals keep their defaults.
+        if let program = RawArguments.all.first,
+           let arguments = WatchmanCommand.arguments(program: program, arguments: Array(RawArguments.all.dropFirst())) {
+            WatchmanCommand.main(arguments)
+        }
         // First, before any thread exists: every thread inherits the
         // blocked stop signals, and one owner handles them from now on.
         ProcessSupervisor.takeOverSignals()

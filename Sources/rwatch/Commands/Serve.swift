@@ -18,7 +18,7 @@ struct Serve: ParsableCommand {
             Examples:
               rwatch serve &
               export WATCHMAN_SOCK=$(rwatch serve --print-sockname)
-              watchman --no-spawn version
+              rwatch watchman --no-spawn version    (see WATCHMAN COMMAND in rwatch(1))
             """
     )
 

@@ -11,7 +11,7 @@ package final class ServiceConnection: @unchecked Sendable {
     // watch's thread, which alone uses it from then on; `shutDown` only
     // calls shutdown(2) on the descriptor, which is safe from any thread.
 
-    enum Failure: Error, Equatable {
+    package enum Failure: Error, Equatable {
         /// The service closed the connection, or reading failed.
         case closed
         /// No reply before the deadline.
@@ -33,30 +33,51 @@ package final class ServiceConnection: @unchecked Sendable {
         self.socket = socket
     }
 
+    /// Why `open(_:)` has no connection.
+    package enum ConnectError: Error, Equatable {
+        /// Nothing listens: no socket file (`ENOENT`) or one whose service
+        /// died (`ECONNREFUSED`); a service may be started there.
+        case noService(Int32)
+        /// Connecting failed otherwise (the errno).
+        case failed(Int32)
+        /// What listens belongs to another user.
+        case foreignPeer
+    }
+
     /// Connects to `socket`; nil when nothing listens there, or what
     /// listens belongs to another user (only this user's service is
     /// trusted with this user's file names).
     static func connect(to socket: FilePath) -> ServiceConnection? {
+        try? open(socket).get()
+    }
+
+    /// Connects to `socket`, saying why not when it cannot.
+    package static func open(_ socket: FilePath) -> Result<ServiceConnection, ConnectError> {
         let bytes = socket.bytes
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return nil }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.failed(ENAMETOOLONG)) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             for (index, byte) in bytes.enumerated() { raw[index] = byte }
             raw[bytes.count] = 0
         }
         let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return .failure(.failed(errno)) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0, peer(of: descriptor)?.uid == geteuid() else {
+        guard connected == 0 else {
+            let code = errno
             Glibc.close(descriptor)
-            return nil
+            return .failure(code == ENOENT || code == ECONNREFUSED ? .noService(code) : .failed(code))
         }
-        return ServiceConnection(descriptor: descriptor, socket: socket)
+        guard peer(of: descriptor)?.uid == geteuid() else {
+            Glibc.close(descriptor)
+            return .failure(.foreignPeer)
+        }
+        return .success(ServiceConnection(descriptor: descriptor, socket: socket))
     }
 
     /// The process, user and group at the other end of a connected Unix
@@ -92,7 +113,7 @@ package final class ServiceConnection: @unchecked Sendable {
     }
 
     /// The next PDU, waiting until `deadline` (nil: for ever).
-    func receive(deadline: ContinuousClock.Instant?) throws(Failure) -> WatchmanValue {
+    package func receive(deadline: ContinuousClock.Instant?) throws(Failure) -> WatchmanValue {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             switch reader.next() {
@@ -120,12 +141,17 @@ package final class ServiceConnection: @unchecked Sendable {
         Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
-    func close() {
+    package func close() {
         Glibc.close(descriptor)
     }
 
     private func send(_ value: WatchmanValue) throws(Failure) {
-        let bytes = BSER.encode(value, version: 2, capabilities: [])
+        try send(value, encoding: .bserV2(capabilities: []))
+    }
+
+    /// Sends `value` as one PDU in `encoding` (the service answers in it).
+    package func send(_ value: WatchmanValue, encoding: WireEncoding) throws(Failure) {
+        let bytes = encoding.encode(value)
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -137,7 +163,7 @@ package final class ServiceConnection: @unchecked Sendable {
 
     /// Whether `value` is a unilateral PDU (a subscription's result or a
     /// state notice) rather than a reply.
-    static func isUnilateral(_ value: WatchmanValue) -> Bool {
+    package static func isUnilateral(_ value: WatchmanValue) -> Bool {
         value["unilateral"]?.boolean == true || value["subscription"] != nil || value["log"] != nil
     }
 

@@ -26,7 +26,7 @@ public enum ServiceLocation {
 
     /// The socket a watch of this process tries: `WATCHMAN_SOCK` (as
     /// bytes) when set and not empty, else the default.
-    static func socketForWatches() -> FilePath {
+    package static func socketForWatches() -> FilePath {
         if let value = getenv("WATCHMAN_SOCK"), value.pointee != 0 {
             return FilePath(cString: value)
         }

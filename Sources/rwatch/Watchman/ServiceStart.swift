@@ -1,0 +1,163 @@
+import CGlibcShims
+import Glibc
+import Service
+import SystemPackage
+import WatchSources
+
+/// Starting `rwatch serve` on demand, as watchman's command line starts its
+/// server: when nothing answers on the socket, a detached service is
+/// started there and waited for, and the request goes to it.
+///
+/// Many clients finding no service at once start exactly one: the start is
+/// serialised by an exclusive `flock` on `SOCK.lock` beside the socket, and
+/// whoever takes the lock connects once more before starting anything. A
+/// socket whose service died (connect: `ECONNREFUSED`) is removed under
+/// that lock. The service's files sit beside its socket, named after it
+/// (`SOCK.log`, `SOCK.state`, `SOCK.pid`), as watchman's `<USER>.log` and
+/// `<USER>.state` sit beside its `<USER>` socket.
+struct ServiceStart {
+    var sockname: FilePath
+    var logfile: FilePath
+    var statefile: FilePath?
+    var pidfile: FilePath
+    var logLevel: String?
+    /// How long the started service has to answer.
+    var timeout: Duration = .seconds(20)
+
+    /// The start `arguments` ask for: the files they name, else the
+    /// socket's neighbours.
+    init(sockname: FilePath, arguments: WatchmanArguments) {
+        func beside(_ suffix: String) -> FilePath {
+            FilePath(bytes: sockname.bytes + Array(suffix.utf8))
+        }
+        self.sockname = sockname
+        logfile = arguments.logfile ?? beside(".log")
+        statefile = arguments.noSaveState ? nil : arguments.statefile ?? beside(".state")
+        pidfile = arguments.pidfile ?? beside(".pid")
+        logLevel = arguments.logLevel
+    }
+
+    /// `rwatch serve`'s arguments for this start (after the program name).
+    var serveArguments: [[UInt8]] {
+        var words: [[UInt8]] = [Array("serve".utf8), Array("--sockname".utf8), sockname.bytes,
+                                Array("--logfile".utf8), logfile.bytes, Array("--pidfile".utf8), pidfile.bytes]
+        if let statefile { words += [Array("--statefile".utf8), statefile.bytes] }
+        if let logLevel { words += [Array("--log-level".utf8), Array(logLevel.utf8)] }
+        return words
+    }
+
+    /// Connects to the socket, starting the service first when nothing
+    /// answers there (`start` nil: never; the failure is then thrown).
+    static func connect(_ sockname: FilePath, start: ServiceStart?) throws(WatchmanFailure) -> ServiceConnection {
+        switch ServiceConnection.open(sockname) {
+        case .success(let connection): return connection
+        case .failure(.noService(let code)):
+            guard let start else { throw .unreachable(sockname, code) }
+            return try start.startThenConnect()
+        case .failure(.failed(let code)): throw .unreachable(sockname, code)
+        case .failure(.foreignPeer): throw .foreign(sockname)
+        }
+    }
+
+    /// Under the start lock: connects if someone started the service
+    /// meanwhile, else removes a stale socket, starts the service and
+    /// waits for it to answer.
+    private func startThenConnect() throws(WatchmanFailure) -> ServiceConnection {
+        let directory = sockname.removingLastComponent()
+        makeDirectories(directory)
+        let lockPath = FilePath(bytes: sockname.bytes + Array(".lock".utf8))
+        let lock = lockPath.withPlatformString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard lock >= 0 else { throw .cannotStart("cannot open \(Quoted.escaped(lockPath)): \(Errno(rawValue: errno))") }
+        defer { close(lock) }  // releases the lock
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        switch ServiceConnection.open(sockname) {
+        case .success(let connection): return connection
+        case .failure(.noService(ECONNREFUSED)): _ = sockname.withPlatformString { unlink($0) }
+        case .failure(.noService): break
+        case .failure(.failed(let code)): throw .unreachable(sockname, code)
+        case .failure(.foreignPeer): throw .foreign(sockname)
+        }
+        let child = try spawn(in: directory)
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if case .success(let connection) = ServiceConnection.open(sockname) { return connection }
+            var status: Int32 = 0
+            if waitpid(child, &status, WNOHANG) == child {
+                throw .cannotStart("rwatch serve exited (status \(status)) before answering; see \(Quoted.escaped(logfile))")
+            }
+            guard ContinuousClock.now < deadline else {
+                throw .cannotStart("rwatch serve (pid \(child)) did not answer on \(Quoted.escaped(sockname)) within \(timeout)")
+            }
+            usleep(5_000)  // polling the socket: the service tells no one when it listens
+        }
+    }
+
+    /// Starts this binary as `rwatch serve` in a session of its own (so no
+    /// terminal's signals reach it and it outlives this process), in
+    /// `directory`, with stdin from /dev/null and stdout and stderr
+    /// appended to the log file. Not `ProcessLauncher`: its children are
+    /// rwatch's to supervise and stop, and this one must outlive rwatch.
+    private func spawn(in directory: FilePath) throws(WatchmanFailure) -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        logfile.withPlatformString { _ = posix_spawn_file_actions_addopen(&actions, 1, $0, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if CGlibcShims_has_addchdir() != 0 {
+            directory.withPlatformString { _ = CGlibcShims_posix_spawn_file_actions_addchdir_np(&actions, $0) }
+        }
+        if CGlibcShims_has_addclosefrom() != 0 { _ = CGlibcShims_posix_spawn_file_actions_addclosefrom_np(&actions, 3) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var every = sigset_t()
+        sigfillset(&every)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &every)
+        posix_spawnattr_setflags(&attributes, Int16(Int32(ServiceStart.spawnSetsid) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let argv = [Array("rwatch".utf8)] + serveArguments
+        let result = CStrings.with(argv) { arguments in
+            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, arguments, environ)
+        }
+        guard result == 0 else { throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))") }
+        return pid
+    }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which its header hides
+    /// without `_GNU_SOURCE`: the child calls setsid(2) before its exec.
+    private static let spawnSetsid: Int32 = 0x80
+
+    /// Makes `directory` and any missing parent, each 0700 (the service
+    /// then checks them as it always does).
+    private func makeDirectories(_ directory: FilePath) {
+        guard !directory.isEmpty, directory.withPlatformString({ mkdir($0, 0o700) }) != 0, errno == ENOENT else { return }
+        makeDirectories(directory.removingLastComponent())
+        _ = directory.withPlatformString { mkdir($0, 0o700) }
+    }
+}
+
+/// Why the watchman command could not get an answer: watchman's messages.
+enum WatchmanFailure: Error, CustomStringConvertible {
+    /// Nothing answers on the socket (and no service was to be started).
+    case unreachable(FilePath, Int32)
+    /// What listens there is another user's.
+    case foreign(FilePath)
+    /// The service could not be started, or did not answer.
+    case cannotStart(String)
+    /// The connection ended or failed before the answer.
+    case connection(String)
+
+    var description: String {
+        switch self {
+        case .unreachable(let path, let code):
+            "unable to talk to your watchman on \(path.string)! (\(Errno(rawValue: code)))"
+        case .foreign(let path): "\(Quoted.escaped(path)) is another user's socket: refusing to talk to it"
+        case .cannotStart(let message): message
+        case .connection(let message): message
+        }
+    }
+}

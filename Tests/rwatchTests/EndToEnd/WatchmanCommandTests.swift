@@ -1,0 +1,179 @@
+import Glibc
+import Testing
+import TestSupport
+
+/// rwatch run as `watchman` (a symlink of that name in a scratch bin
+/// directory): watchman's command line against `rwatch serve`, which it
+/// starts on demand. Each test has its own socket, runtime and temporary
+/// directories, and kills any service it started.
+@Suite struct WatchmanCommandTests {
+    /// One test's world: its scratch directory, socket and `watchman`.
+    struct World {
+        let scratch = Scratch()
+        var sock: String { scratch.file("state/sock") }
+
+        init() {
+            for name in ["bin", "run", "tmp", "root"] { mkdir(scratch.file(name), 0o700) }
+            symlink(RWatch.binDirectory + "/rwatch", scratch.file("bin/watchman"))
+        }
+
+        /// Starts `watchman arguments…` (through the symlink) in the scratch directory.
+        func start(_ arguments: [String], stdin: Int32? = nil) -> RWatch {
+            // The wrapper drops the rwatch path Support puts first and runs the symlink.
+            RWatch(arguments, in: scratch.path,
+                   environment: ["XDG_RUNTIME_DIR": scratch.file("run"), "TMPDIR": scratch.file("tmp")],
+                   wrapper: ["/bin/sh", "-c", "shift; exec \"$0\" \"$@\"", scratch.file("bin/watchman")],
+                   stdin: stdin, scratch: scratch)
+        }
+
+        /// Runs `watchman arguments…` to its end: its status and output.
+        func run(_ arguments: [String], stdin: String? = nil) -> (status: Int32?, stdout: String, stderr: String) {
+            var descriptor: Int32?
+            if let stdin {
+                scratch.write("stdin-\(arguments.count)", stdin)
+                descriptor = open(scratch.file("stdin-\(arguments.count)"), O_RDONLY | O_CLOEXEC)
+            }
+            defer { descriptor.map { _ = close($0) } }
+            let process = start(arguments, stdin: descriptor)
+            let status = process.waitForExit()
+            if status == nil { process.interrupt() }
+            return (status, process.stdout, process.stderr)
+        }
+
+        /// Stops the service the test started (its pid file names it) and
+        /// removes the scratch directory.
+        func end() {
+            let pid = pid_t(Scratch.read(sock + ".pid").filter(\.isNumber)) ?? 0
+            if pid > 0 {
+                kill(pid, SIGKILL)
+                #expect(eventually { !isAlive(pid) })
+            }
+            scratch.remove()
+        }
+    }
+
+    /// The number after `"key":` in a compact JSON answer.
+    static func number(_ key: String, in text: String) -> Int? {
+        guard let range = text.firstRange(of: "\"\(key)\":") else { return nil }
+        return Int(text[range.upperBound...].prefix { $0.isNumber })
+    }
+
+    /// The string after `"key":` in a compact JSON answer.
+    static func string(_ key: String, in text: String) -> String? {
+        guard let range = text.firstRange(of: "\"\(key)\":\"") else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test func versionExitsZero() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["--version"])
+        #expect(result.status == 0)
+        #expect(!result.stdout.isEmpty)
+    }
+
+    @Test func getSocknameStartsTheService() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["-U", world.sock, "get-sockname"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.string("sockname", in: result.stdout) == world.sock)
+        #expect(Self.string("unix_domain", in: result.stdout) == world.sock)
+        #expect(Self.string("version", in: result.stdout) != nil)
+    }
+
+    @Test func noSpawnWithoutAServiceFails() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["--no-spawn", "-U", world.sock, "version"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("unable to talk to your watchman"))
+        #expect(access(world.sock, F_OK) != 0)
+    }
+
+    @Test func queryWithSinceListsAFileMadeAfterTheClock() {
+        let world = World()
+        defer { world.end() }
+        let root = world.scratch.file("root")
+        #expect(world.run(["-U", world.sock, "watch-project", root]).status == 0)
+        let clock = world.run(["-U", world.sock, "clock", root, "--no-pretty"])
+        let since = Self.string("clock", in: clock.stdout) ?? "none"
+        world.scratch.write("root/made-after", "x")
+        #expect(eventually {
+            let query = world.run(["-U", world.sock, "query", root, "{\"since\": \"\(since)\", \"fields\": [\"name\"]}"])
+            return query.status == 0 && query.stdout.contains("made-after")
+        })
+    }
+
+    @Test func answerWithErrorExitsNonZero() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["-U", world.sock, "no-such-command"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\"error\""))
+    }
+
+    @Test func jsonCommandReadsTheRequestFromStdin() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["-U", world.sock, "-j", "--no-pretty"], stdin: "[\"get-pid\"]\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.number("pid", in: result.stdout) != nil)
+    }
+
+    @Test func outputEncodingBSERGivesBSER() {
+        let world = World()
+        defer { world.end() }
+        let process = world.start(["-U", world.sock, "--output-encoding", "bser", "version"])
+        #expect(process.waitForExit() == 0)
+        #expect(process.stdoutBytes.starts(with: [0x00, 0x01]))
+    }
+
+    @Test func persistentPrintsEachSubscriptionPDU() {
+        let world = World()
+        defer { world.end() }
+        let root = world.scratch.file("root")
+        #expect(world.run(["-U", world.sock, "watch-project", root]).status == 0)
+        world.scratch.write("subscribe", "[\"subscribe\", \"\(root)\", \"s1\", {\"fields\": [\"name\"]}]")
+        let input = open(world.scratch.file("subscribe"), O_RDONLY | O_CLOEXEC)
+        let persistent = world.start(["-U", world.sock, "-p", "-j", "--no-pretty"], stdin: input)
+        close(input)
+        defer { kill(persistent.pid, SIGKILL); _ = persistent.waitForExit() }
+        // The subscribe answer, then the initial result.
+        #expect(eventually { persistent.stdout.split(separator: "\n").filter { $0.contains("\"subscription\":\"s1\"") }.count >= 1 })
+        world.scratch.write("root/changed-later", "x")
+        #expect(eventually { persistent.stdout.split(separator: "\n").contains { $0.contains("changed-later") } })
+        #expect(persistent.exitStatus() == nil)
+    }
+
+    @Test func concurrentClientsStartOneService() {
+        let world = World()
+        defer { world.end() }
+        let clients = (0..<20).map { _ in world.start(["-U", world.sock, "--no-pretty", "get-pid"]) }
+        let statuses = clients.map { $0.waitForExit() }
+        #expect(statuses.allSatisfy { $0 == 0 }, "\(clients.map(\.stderr))")
+        let pids = Set(clients.map { Self.number("pid", in: $0.stdout) })
+        #expect(pids.count == 1)
+        let recorded = Int(Scratch.read(world.sock + ".pid").filter(\.isNumber))
+        #expect(pids == [recorded])
+    }
+
+    @Test func staleSocketIsReplaced() {
+        let world = World()
+        defer { world.end() }
+        mkdir(world.scratch.file("state"), 0o700)
+        // A socket whose listener is gone: connecting gives ECONNREFUSED.
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(world.sock.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        close(fd)
+        let result = world.run(["-U", world.sock, "--no-pretty", "get-pid"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(Self.number("pid", in: result.stdout) != nil)
+    }
+}
