@@ -27,6 +27,17 @@ extension Signal where Value == [FileEvent] {
     ///
     ///     FileWatcher.batches(paths).settlingVCS(of: paths).batched(.zero)
     public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
+        settlingVCS(of: paths, until: Signal<Void>.never())
+    }
+
+    /// `settlingVCS(of:)` that stops for good once `end` sends: what it
+    /// holds goes out, and from then on every array passes at once (and the
+    /// repository is no longer watched). Watch mode's settle, which learns
+    /// only once its watch has started that a service watches for it and
+    /// holds results during git's operations itself: `end` then sends.
+    /// The repository is watched before `self` is subscribed, so that
+    /// subscription can be the one that starts a shared watch.
+    public func settlingVCS<Trigger>(of paths: [FilePath], until end: Signal<Trigger>) -> Signal<[FileEvent]> {
         let source = self
         return Signal<[FileEvent]>.deferred {
             let announced = Locked<Set<VCSState.Operation>>([])
@@ -39,7 +50,7 @@ extension Signal where Value == [FileEvent] {
                 for operation in new {
                     Terminal.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
                 }
-            }).map(\.isBusy)
+            }).map(\.isBusy).takeUntil(end)
             return source.hold(while: busy, into: [FileEvent]()) { $0 += $1 }
         }
     }

@@ -146,13 +146,22 @@ struct Watch: ParsableCommand {
     /// `changes` held while git rewrites the tree, by rwatch
     /// (`settlingVCS`), unless a service watches every path and does it
     /// (the watch asked it to defer: `defersDuringVCS`). Which is known
-    /// once the watch has started: `watched`, the watcher's shared
-    /// signal, is started first and kept for as long as `changes` is.
-    static func settlingVCS(_ changes: Signal<[FileEvent]>, watched: Signal<[FileEvent]>, paths: [FilePath]) -> Signal<[FileEvent]> {
-        Signal { observer in
-            let started = watched.subscribe(onNext: { _ in })
-            let settled = FileWatcher.isServed(paths) ? changes : changes.settlingVCS(of: paths)
-            return CompositeDisposable([settled.subscribe(observer), started])
+    /// only once the watch has started, by this very subscription: the
+    /// settle watches the repository first, then subscribes `changes`, and
+    /// stops for good if the watch turned out to be served. One
+    /// subscription, so that a change made once the armed line is out
+    /// reaches the run: a first subscription only to learn that, with the
+    /// settle's after it, lost what came in between (the repository's
+    /// watch being armed), a change right after `-p`'s armed line included.
+    static func settlingVCS(_ changes: Signal<[FileEvent]>, paths: [FilePath]) -> Signal<[FileEvent]> {
+        Signal.deferred {
+            let served = PublishSubject<Void>()
+            let started = Signal<[FileEvent]> { observer in
+                let subscription = changes.subscribe(observer)
+                if FileWatcher.isServed(paths) { served.sendNext(()) }
+                return subscription
+            }
+            return started.settlingVCS(of: paths, until: served.asSignal())
         }
     }
 
@@ -194,7 +203,7 @@ struct Watch: ParsableCommand {
         let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
-            let settled = settle ? Watch.settlingVCS(announced, watched: armed, paths: watched.paths) : announced
+            let settled = settle ? Watch.settlingVCS(announced, paths: watched.paths) : announced
             let batches = settled.batched(debounce, maxWait: maxWait, holdingNewFiles: .shared)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started

@@ -31,6 +31,25 @@ import TestSupport
         #expect(!rwatch.stderr.contains("\r") && !rwatch.stderr.contains("arming"))
     }
 
+    /// In a repository too, where the VCS settle watches `.git` as well:
+    /// it used to subscribe the tree's watch a second time once that was
+    /// armed and the line out, and a change in between never ran (issue 36,
+    /// item 5). Several starts, as the gap was a few milliseconds.
+    @Test func aChangeRightAfterTheArmedLineRunsInAGitRepository() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        tree(scratch)
+        #expect(Command.run(["git", "-C", scratch.path, "init", "-q"]).status == 0)
+        for attempt in 1...5 {
+            let runs = "runs\(attempt)"
+            let rwatch = RWatch(["-p", "-w", "watched", "-d", "0", "--", "sh", "-c", "echo run >> \(runs)"], in: scratch.path, scratch: scratch)
+            defer { rwatch.interrupt() }
+            #expect(eventually { armedLine(rwatch.stderr) != nil }, "\(rwatch.stderr)")
+            scratch.write("watched/a/b/file", "\(attempt)")
+            #expect(eventually { scratch.read(runs) == "run\n" }, "attempt \(attempt): \(rwatch.stderr)")
+        }
+    }
+
     @Test func aPerFileCommandSaysItWaitsForAChange() {
         let scratch = Scratch()
         defer { scratch.remove() }
