@@ -3,8 +3,9 @@ import WatchmanProtocol
 
 /// Reads watchman's configuration files: the global one (named by
 /// `WATCHMAN_CONFIG_FILE`; none when unset) and a root's `.watchmanconfig`.
-/// Both are JSON objects; a damaged one is a `Problem` whose text says
-/// which file and why (`failed to parse json from …`), never a crash.
+/// Both are JSON objects (an empty file is an empty one); a damaged one is
+/// a `Problem` whose text says which file and why (`failed to parse json
+/// from …`), never a crash.
 enum ConfigurationFiles {
     /// The largest configuration file read.
     static let limit = 1 << 20
@@ -41,6 +42,9 @@ enum ConfigurationFiles {
             bytes += buffer[0..<count]
         }
         guard bytes.count <= limit else { return .failure(.init(description: "\(shown) is larger than \(limit) bytes")) }
+        // An empty file (watchman's own advice: "create an empty
+        // .watchmanconfig") is an empty object, as watchman reads it.
+        if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return .success(.object([])) }
         do {
             let value = try JSONLines.decode(bytes)
             guard case .object = value else { return .failure(.init(description: "failed to parse json from \(shown): not an object")) }

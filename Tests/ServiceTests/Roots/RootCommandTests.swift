@@ -115,6 +115,20 @@ import WatchmanProtocol
         #expect(service.names() == [".watchmanconfig"])
     }
 
+    /// Watchman's own error text tells users to create an empty one, and
+    /// many projects ship one: it is `{}`.
+    @Test func anEmptyWatchmanconfigIsAnEmptyObject() throws {
+        for content in ["", "\n", "  \n\t"] {
+            let service = try ServiceRoot()
+            service.write(".watchmanconfig", content)
+            service.write("foo")
+            let answer = service.watch()
+            #expect(answer["error"] == nil, "\(answer)")
+            #expect(service.call(["get-config", .string(service.root)])["config"] == [:])
+            #expect(service.names() == [".watchmanconfig", "foo"])
+        }
+    }
+
     @Test func aDamagedWatchmanconfigRefusesTheWatch() throws {
         let service = try ServiceRoot()
         service.write(".watchmanconfig", "{\"ignore_dirs\":[\"foo\",],}")
