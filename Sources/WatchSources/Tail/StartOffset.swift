@@ -15,19 +15,20 @@ enum StartOffset {
         switch start {
         case .start: return 0
         case .end: return size
-        case .lastLines(let count): return count <= 0 ? size : lastLines(count, in: fd, size: size)
+        case .lastLines(let count): return count <= 0 ? size : lastMatching(count, nil, in: fd, size: size)
         case .line(let number): return number <= 1 ? 0 : line(number, in: fd, size: size)
         case .lastMatching(let count):
             guard count > 0 else { return size }
-            guard let pattern else { return lastLines(count, in: fd, size: size) }
+            guard let pattern else { return lastMatching(count, nil, in: fd, size: size) }
             return pattern.withMatcher { lastMatching(count, $0, in: fd, size: size) }
         }
     }
 
-    /// The start of the last `count` lines that `matcher` keeps (0 when
-    /// fewer match): lines are tried from the end back, each without its
-    /// `\n` or `\r\n`, as the follower tries them.
-    private static func lastMatching(_ count: Int, _ matcher: LineMatcher, in fd: Int32, size: Int) -> Int {
+    /// The start of the last `count` lines that `matcher` keeps (every line
+    /// when nil; 0 when fewer match): lines are tried from the end back,
+    /// each without its `\n` or `\r\n`, as the follower tries them; the
+    /// newline that ends the file ends its last line.
+    private static func lastMatching(_ count: Int, _ matcher: LineMatcher?, in fd: Int32, size: Int) -> Int {
         var buffer = [UInt8](repeating: 0, count: chunk)
         var lineEnd = size
         if size > 0, read(fd, at: size - 1, into: &buffer, count: 1) == 1, buffer[0] == 0x0A { lineEnd = size - 1 }
@@ -39,7 +40,7 @@ enum StartOffset {
             guard length == end - begin else { return size }
             for position in stride(from: length - 1, through: 0, by: -1) where buffer[position] == 0x0A {
                 let lineStart = begin + position + 1
-                if matches(matcher, lineStart..<lineEnd, fd, buffer, bufferEnd: end, bufferStart: begin) {
+                if matcher.map({ matches($0, lineStart..<lineEnd, fd, buffer, bufferEnd: end, bufferStart: begin) }) ?? true {
                     found += 1
                     if found == count { return lineStart }
                 }
@@ -64,26 +65,6 @@ enum StartOffset {
         }
         if bytes.last == 0x0D { bytes = bytes.dropLast() }
         return bytes.withUnsafeBytes { matcher.matches($0) }
-    }
-
-    /// The start of the last `count` lines: just after the `count`-th
-    /// newline from the end, not counting the newline that ends the file.
-    private static func lastLines(_ count: Int, in fd: Int32, size: Int) -> Int {
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        var end = size
-        if size > 0, read(fd, at: size - 1, into: &buffer, count: 1) == 1, buffer[0] == 0x0A { end = size - 1 }
-        var found = 0
-        while end > 0 {
-            let begin = max(0, end - chunk)
-            let length = read(fd, at: begin, into: &buffer, count: end - begin)
-            guard length == end - begin else { return size }
-            for position in stride(from: length - 1, through: 0, by: -1) where buffer[position] == 0x0A {
-                found += 1
-                if found == count { return begin + position + 1 }
-            }
-            end = begin
-        }
-        return 0
     }
 
     /// The start of line `number` (1-based); the end when the file is shorter.
