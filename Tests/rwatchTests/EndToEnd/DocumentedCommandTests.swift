@@ -36,23 +36,24 @@ import TestSupport
     static let clients: [String: Client] = [
         "python3 -c 'import pywatchman; print(pywatchman.client().query(\"version\"))'": .pywatchman,
         "watchman --no-spawn -U \"$WATCHMAN_SOCK\" get-pid": .watchman,
-        // git's fsmonitor hook through the watchman CLI, set up in the
-        // scratch HOME's ~/bin and the scratch project's .git.
-        #"mkdir -p ~/bin && printf '#!/bin/sh\nexec /usr/bin/watchman --no-spawn --no-local -U "$WATCHMAN_SOCK" "$@"\n' > ~/bin/watchman"#: .watchman,
-        "chmod +x ~/bin/watchman && export PATH=~/bin:$PATH": .watchman,
-        "cp /usr/share/git-core/templates/hooks/fsmonitor-watchman.sample .git/hooks/query-watchman": .watchman,
-        "git config core.fsmonitor .git/hooks/query-watchman": .watchman,
-        "git status": .watchman,
+        // git's fsmonitor hook through rwatch's own watchman command, set
+        // up in the scratch HOME's ~/bin and the scratch project's .git.
+        #"mkdir -p ~/bin && ln -sf "$(command -v rwatch)" ~/bin/watchman && export PATH=~/bin:$PATH"#: .hook,
+        "cp /usr/share/git-core/templates/hooks/fsmonitor-watchman.sample .git/hooks/query-watchman": .hook,
+        "git config core.fsmonitor .git/hooks/query-watchman": .hook,
+        "git status": .hook,
     ]
 
     /// A client of `rwatch serve` that a doc's command needs: pywatchman,
-    /// or Debian's watchman CLI (alone, or as git's fsmonitor hook).
-    enum Client { case pywatchman, watchman }
+    /// Debian's watchman CLI, or git's fsmonitor hook (which needs only git,
+    /// and rwatch as its `watchman`).
+    enum Client { case pywatchman, watchman, hook }
 
     /// Runs pywatchman commands only where it is installed, as ServeClientTests.
     static let hasClient: [Client: Bool] = [
         .pywatchman: ServeClientTests.required || ServeClientTests.hasPywatchman,
         .watchman: ServeClientTests.required || ServeClientTests.hasWatchman,
+        .hook: true,
     ]
 
     /// The tools the docs' commands start, faked: each records its name and
