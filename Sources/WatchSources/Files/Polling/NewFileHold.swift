@@ -13,6 +13,9 @@ struct NewFileHold {
 
     var isEmpty: Bool { paths.isEmpty }
 
+    /// When the last held file is due, held for `window` (monotonic), if any.
+    func due(window: Double) -> Double? { since.values.max().map { $0 + window } }
+
     func contains(_ path: [UInt8]) -> Bool { paths.contains(path) }
 
     /// Forgets `path` (renamed to an ignored name before it was announced).

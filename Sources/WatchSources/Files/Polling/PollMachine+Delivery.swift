@@ -34,6 +34,12 @@ extension PollMachine {
         outbox.append(.send(out))
     }
 
+    /// When the last new file held now is due (monotonic): found by a
+    /// pass and waiting the save window, or held by the save coalescer.
+    var newFilesDue: Double? {
+        [held.due(window: coalescer.freshWindow), coalescer.newFilesDue].compactMap { $0 }.max()
+    }
+
     /// What the save coalescer holds that is due at `now` (monotonic seconds).
     func expire(at now: Double) -> [Action] {
         guard let deadline = coalescer.nextDeadline, deadline <= now else { return [] }

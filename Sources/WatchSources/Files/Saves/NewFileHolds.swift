@@ -13,9 +13,15 @@ public final class NewFileHolds: Sendable {
     /// The holds of every watcher in this process.
     public static let shared = NewFileHolds()
 
-    /// Per subscription (its sink), when its last held new file is due
-    /// (monotonic seconds).
-    private let due = Locked<[ObjectIdentifier: Double]>([:])
+    /// Per subscription (its sink) and source (0: the inotify reader or
+    /// the service's client; a poll job's number + 1), when its last held
+    /// new file is due (monotonic seconds).
+    private let due = Locked<[Source: Double]>([:])
+
+    private struct Source: Hashable {
+        var sink: ObjectIdentifier
+        var job: Int
+    }
 
     /// An empty set of holds (`shared` is the watchers').
     public init() {}
@@ -36,9 +42,10 @@ public final class NewFileHolds: Sendable {
     /// Slack for the held file's events to reach the batch once due.
     static let slack = 0.02
 
-    /// `sink`'s subscription holds new files until `until` (nil: none).
-    func publish(_ until: Double?, for sink: EventSink) {
-        let key = ObjectIdentifier(sink)
+    /// `sink`'s subscription holds new files until `until` (nil: none), as
+    /// far as the poll job `job` (nil: the reader or the service) knows.
+    func publish(_ until: Double?, for sink: EventSink, job: Int? = nil) {
+        let key = Source(sink: ObjectIdentifier(sink), job: job.map { $0 + 1 } ?? 0)
         due.withLock { due in
             if due[key] != until { due[key] = until }
         }

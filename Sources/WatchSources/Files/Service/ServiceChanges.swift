@@ -33,6 +33,10 @@ struct ServiceChanges {
         self.window = window
     }
 
+    /// When the last new file held now is due (monotonic), if any
+    /// (`NewFileHolds`: a batch waits for it).
+    var newFilesDue: Double? { held.values.max().map { $0 + window } }
+
     /// Notes that the file at `path` exists (what the service listed when
     /// the watch began).
     mutating func noteExisting(_ path: FilePath) {

@@ -38,6 +38,9 @@ struct ServiceLoop {
     /// The earliest moment a held file is due (monotonic), if any.
     var nextDeadline: Double? { changes.nextDeadline }
 
+    /// When the last held new file is due (monotonic), if any.
+    var newFilesDue: Double? { changes.newFilesDue }
+
     /// The events one PDU from the service gives at once.
     mutating func take(_ value: WatchmanValue, now: Double, wall: Double) -> [FileEvent] {
         guard let name = value["subscription"]?.text, let index = served.firstIndex(where: { $0.name == name }) else { return [] }

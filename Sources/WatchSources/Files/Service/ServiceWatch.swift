@@ -190,12 +190,20 @@ final class ServiceWatch: Sendable {
         case .failure(.timedOut): break
         case .failure: return false
         }
-        sink.send(loop.expire(now: Clocks.monotonic()))
+        deliver(loop.expire(now: Clocks.monotonic()), loop)
         return !loop.cancelled
     }
 
     private func handle(_ value: WatchmanValue, _ loop: inout ServiceLoop) {
-        sink.send(loop.take(value, now: Clocks.monotonic(), wall: Clocks.wall()))
+        deliver(loop.take(value, now: Clocks.monotonic(), wall: Clocks.wall()), loop)
+    }
+
+    /// Sends `events`, having said first which new files are held now: a
+    /// batch that gets an edited file sees that a new one of the same save
+    /// is held (`NewFileHolds`).
+    private func deliver(_ events: [FileEvent], _ loop: ServiceLoop) {
+        NewFileHolds.shared.publish(loop.newFilesDue, for: sink)
+        sink.send(events)
     }
 
     /// The service stopped serving: a root was deleted, or the service went
