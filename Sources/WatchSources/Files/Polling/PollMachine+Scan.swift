@@ -24,7 +24,12 @@ extension PollMachine {
     func scanDirectory<System: PollSystem>(_ item: Pending, _ system: System, _ changes: inout PollChanges,
                                            _ stack: inout [Pending]) -> Bool {
         let descriptor = system.openDirectory(item.path, following: item.isTop)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else {
+            // Not readable now (its mode): what it holds once a chmod lets
+            // the pass in is new to the watch, as in a directory that appeared.
+            tree[item.index].baseline = false
+            return false
+        }
         let sameNames = !item.mustList && !tree[item.index].baseline && trustsDirectoryTimes(tree[item.index].device, system)
         var scan = DirectoryScan(machine: self, system: system, item: item, descriptor: descriptor)
         if sameNames {
