@@ -26,4 +26,34 @@ import WatchmanProtocol
         let listed = service.call(["list-capabilities"])["capabilities"]?.elements?.compactMap(\.text) ?? []
         #expect(listed.contains("suffix-set"))
     }
+
+    /// Two generators naming the same file report it twice, unless the
+    /// query sets `dedup_results`.
+    @Test func dedupResultsReportsANameOnce() throws {
+        let service = try ServiceRoot()
+        service.mkdir("sub")
+        service.write("sub/a")
+        service.watch()
+        let twice: WatchmanValue = ["sub", "sub"]
+        #expect(service.names([("path", twice)]) == ["sub/a", "sub/a"])
+        #expect(service.names([("path", twice), ("dedup_results", true)]) == ["sub/a"])
+        let refused = service.call(["query", .string(service.root), ["dedup_results": "yes"]])
+        #expect(refused["error"]?.text?.contains("dedup_results must be a boolean") == true)
+    }
+
+    /// A directory made since the clock is reported with
+    /// `always_include_directories` (as it is without: here no commit
+    /// change hides a directory); a value that is no boolean is refused
+    /// with watchman's error.
+    @Test func alwaysIncludeDirectoriesReportsChangedDirectories() throws {
+        let service = try ServiceRoot()
+        service.watch()
+        let clock = service.call(["clock", .string(service.root), ["sync_timeout": 10_000]])["clock"] ?? .null
+        service.mkdir("made")
+        service.write("made/file")
+        let names = service.names([("since", clock), ("always_include_directories", true)])
+        #expect(names == ["made", "made/file"])
+        let refused = service.call(["query", .string(service.root), ["always_include_directories": 1]])
+        #expect(refused["error"]?.text?.contains("always_include_directories must be a boolean") == true)
+    }
 }
