@@ -70,6 +70,10 @@ extension RootCommands {
             root.requestRecrawl(because: "debug-recrawl")
             return ["recrawl": true]
         }
+        table.register("debug-root-status") { request, _ in
+            let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'debug-root-status'")
+            return ["root_status": root.status.value]
+        }
         table.register("debug-show-cursors") { request, _ in
             let root = try Self.root(request, roots, count: 1, usage: "wrong number of arguments for 'debug-show-cursors'")
             let cursors = root.state.withLock { $0.cursors }.sorted { $0.key < $1.key }

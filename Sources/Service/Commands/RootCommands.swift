@@ -4,9 +4,9 @@ import WatchmanProtocol
 /// The commands about roots: watching (`watch`, `watch-project`,
 /// `watch-list`, `watch-del`, `watch-del-all`, `get-config`), clocks
 /// (`clock`), queries (`query`, `since`, `find`) and watchman's debug
-/// commands for them (`debug-ageout`, `debug-show-cursors`,
-/// `debug-contenthash`). Error texts are watchman's where its clients
-/// and tests look for them.
+/// commands for them (`debug-ageout`, `debug-recrawl`, `debug-root-status`,
+/// `debug-show-cursors`, `debug-contenthash`). Error texts are
+/// watchman's where its clients and tests look for them.
 public struct RootCommands: ServiceComponent {
     let roots: RootTable
 

@@ -13,6 +13,10 @@ extension QuerySpec {
         lockTimeout = try Self.milliseconds(query, "lock_timeout")
         guard let dedup = query.bool("dedup_results", default: false) else { throw .parse("dedup_results must be a boolean") }
         dedupResults = dedup
+        guard let directories = query.bool("always_include_directories", default: false) else {
+            throw .parse("always_include_directories must be a boolean")
+        }
+        alwaysIncludeDirectories = directories
         guard let empty = query.bool("empty_on_fresh_instance", default: false) else {
             throw .parse("empty_on_fresh_instance must be a boolean")
         }

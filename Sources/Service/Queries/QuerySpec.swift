@@ -23,6 +23,12 @@ struct QuerySpec: Sendable {
     var fields = FieldList.standard
     var emptyOnFreshInstance = false
     var dedupResults = false
+    /// `always_include_directories` (Buck2 sends it): watchman's answer to
+    /// EdenFS, whose journal can leave directories out of a `since` query
+    /// across a commit change. Here every directory change is in the table's
+    /// log, so directories are always reported and the flag changes nothing;
+    /// it is kept, checked as watchman checks it, for what a client sends.
+    var alwaysIncludeDirectories = false
     var caseSensitive = true
     /// Milliseconds to wait for the cookie; 0 answers from the table as it is.
     var syncTimeout: Int64 = QuerySpec.defaultSyncTimeout

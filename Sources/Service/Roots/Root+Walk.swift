@@ -63,6 +63,8 @@ extension Root {
             state.table.clearSeen()
             state.recrawls += 1
             state.recrawlReason = reason
+            state.crawlStarted = .now
+            state.crawlFinished = nil
         }
         let rootStat = FileStat.of(Cookies.cPath(path))
         let walked = walk(from: 0, [], threads: Root.crawlThreads)
@@ -70,6 +72,7 @@ extension Root {
             state.table.advance(now: Int64(time(nil)))
             if let rootStat { state.table.recordRoot(rootStat) }
             state.table.finishCrawl(walked)
+            state.crawlFinished = .now
         }
     }
 

@@ -38,6 +38,10 @@ final class Root: Sendable {
         /// Those waiting for the first crawl to end.
         var readyWaiters: [DispatchSemaphore] = []
         var recrawls = 0
+        /// When the crawl under way, or the last one, began and ended (nil
+        /// while it runs): what `debug-root-status` reports.
+        var crawlStarted = ContinuousClock.now
+        var crawlFinished: ContinuousClock.Instant? = nil
         var recrawlReason: String? = nil
         /// Why the `.watchmanconfig` now on disk is not used (the one before it is).
         var configurationProblem: String? = nil
@@ -58,6 +62,8 @@ final class Root: Sendable {
     let path: [UInt8]
     /// This instance of the root: clocks of another are fresh instances.
     let number: UInt64
+    /// When the root was watched (its `uptime`).
+    let started = ContinuousClock.now
     let state: Locked<State>
     let inbox = Locked(Inbox())
     /// Held by whoever writes the table from what was found (the crawl,
@@ -107,6 +113,7 @@ final class Root: Sendable {
                 return state.withLock { state -> [DispatchSemaphore] in
                     state.table.setLogging(true)
                     if state.phase == .crawling { state.phase = .ready }
+                    state.crawlFinished = .now
                     defer { state.readyWaiters = [] }
                     return state.readyWaiters
                 }
