@@ -29,8 +29,8 @@ public enum ClockSpec: Sendable, Equatable {
     }
 
     /// Reads a clockspec: an integer, a clock or cursor string, or an
-    /// object with an optional `clock` member (`scm` members are refused:
-    /// source-control-aware queries are not supported).
+    /// object with an optional `clock` member (an `scm` member is refused:
+    /// only a query's `since` has one, which `SCMClock.split` takes off).
     public init(parsing value: WatchmanValue) throws(ParseError) {
         switch value {
         case .int(let seconds):
@@ -44,8 +44,14 @@ public enum ClockSpec: Sendable, Equatable {
                 self = .blank
                 return
             }
-            guard let bytes = clock.stringBytes, case .clock = try Self.parse(bytes) else { throw ParseError() }
-            self = try Self.parse(bytes)
+            // A clock string of either form, as watchman reads one here (its
+            // SCM tests send `c:0:0`); no cursor.
+            guard let bytes = clock.stringBytes else { throw ParseError() }
+            let spec = try Self.parse(bytes)
+            switch spec {
+            case .clock, .legacy: self = spec
+            default: throw ParseError()
+            }
         default:
             throw ParseError()
         }
