@@ -40,6 +40,8 @@ public struct RootCommands: ServiceComponent {
         table.register("find") { request, context in try Self.find(request, context, roots) }
         registerDebugCommands(in: &table)
         table.addCapabilities(Self.capabilities)
+        // Source-control-aware `since` (`Root+SCM.swift`), on git working copies only.
+        table.addCapabilities(["scm-since", "scm-git"])
     }
 
     public func serverStarted(_ server: WatchmanServer) {

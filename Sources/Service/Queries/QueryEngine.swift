@@ -1,3 +1,5 @@
+import Glibc
+
 /// A file a query kept: what the table said of it when the query ran, and
 /// its name relative to the query's relative root.
 struct QueryMatch: Sendable {
@@ -36,10 +38,20 @@ struct QueryEngine {
     }
 
     /// Runs the query against `table` (a snapshot: no lock needed).
-    func run(basis: SinceBasis) throws(QueryError) -> QueryOutcome {
+    /// `sourceControl`, the names (relative to the root) source control
+    /// says changed since a new merge base, replaces every generator, as
+    /// watchman's: deleted names count too, fresh instance or not.
+    func run(basis: SinceBasis, sourceControl: [[UInt8]]? = nil) throws(QueryError) -> QueryOutcome {
         let position = ClockPosition(rootNumber: rootNumber, tick: UInt64(table.tick))
         var outcome = QueryOutcome(position: position, basis: basis, matches: [])
         if basis.isFresh, spec.emptyOnFreshInstance { return outcome }
+        if let names = sourceControl {
+            var run = Run(engine: self, context: EvaluationContext(position: position, lastAgeOut: UInt64(table.lastAgeOut), times: table.times),
+                          fresh: false)
+            for name in names { run.consider(named: name) }
+            outcome.matches = run.matches
+            return outcome
+        }
         var run = Run(engine: self, context: EvaluationContext(position: position, lastAgeOut: UInt64(table.lastAgeOut), times: table.times),
                       fresh: basis.isFresh)
         var generated = false
@@ -148,17 +160,35 @@ struct Run {
         let table = engine.table
         let entry = table[id]
         if id == 0 || fresh && !entry.exists { return }
-        var name = paths.path(of: id, in: table)
+        consider(entry, details: table.details(of: entry), name: paths.path(of: id, in: table), where: extra)
+    }
+
+    /// Considers the file `name` (relative to the root) names: its entry,
+    /// or, when the table never saw it (deleted before the watch began), a
+    /// deleted regular file, as watchman reports a name from source control.
+    mutating func consider(named name: [UInt8]) {
+        if let id = name.withUnsafeBufferPointer({ engine.table.lookup(path: $0) }) {
+            if id != 0 { consider(id) }
+            return
+        }
+        var entry = FileEntry()
+        entry.mode = UInt16(S_IFREG)
+        consider(entry, details: FileStat(mode: UInt32(S_IFREG), nlink: 0), name: name, where: { _ in true })
+    }
+
+    private mutating func consider(_ entry: FileEntry, details: FileStat, name: [UInt8],
+                                   where extra: (UnsafeBufferPointer<UInt8>) -> Bool) {
+        var name = name
         if let relativeRoot = engine.spec.relativeRoot {
             guard name.count > relativeRoot.count, name[relativeRoot.count] == UInt8(ascii: "/"),
                   name.starts(with: relativeRoot) else { return }
             name.removeFirst(relativeRoot.count + 1)
         }
         let keep = name.withUnsafeBufferPointer { bytes in
-            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, size: table.size(of: entry), wholename: bytes), context) ?? true)
+            extra(bytes) && (engine.spec.expression?.matches(FileView(entry: entry, size: details.size, wholename: bytes), context) ?? true)
         }
         guard keep else { return }
         if engine.spec.dedupResults, !seen.insert(name).inserted { return }
-        matches.append(QueryMatch(entry: entry, details: table.details(of: entry), name: name))
+        matches.append(QueryMatch(entry: entry, details: details, name: name))
     }
 }

@@ -25,11 +25,11 @@ extension QuerySpec {
         paths = try Self.paths(query)
         try parseGlobs(query)
         if let value = query["since"], value != .null {
-            // Watchman's SCM-aware form ({"scm": {"mergebase-with": …}, "clock": …})
-            // needs Mercurial or EdenFS: no root here supports it.
-            if value["scm"] != nil { throw .parse("root does not support SCM-aware queries") }
-            guard let spec = try? ClockSpec(parsing: value) else { throw .parse("invalid value for 'since'") }
+            // A fat clock ({"clock": …, "scm": {"mergebase-with": …}}) gives both halves.
+            let (scm, clock) = try SCMClock.split(since: value)
+            guard let spec = try? ClockSpec(parsing: clock) else { throw .parse("invalid value for 'since'") }
             since = spec
+            self.scm = scm
         }
         if let value = query["expression"] {
             expression = try QueryExpression(parsing: value, caseSensitive: caseSensitive)

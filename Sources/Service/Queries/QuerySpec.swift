@@ -17,6 +17,9 @@ struct QuerySpec: Sendable {
 
     var expression: QueryExpression?
     var since: ClockSpec?
+    /// The source-control half of a fat-clock `since`: the query is
+    /// source-control aware (`Root+SCM.swift`).
+    var scm: SCMClock?
     var paths: [PathGenerator]?
     var globs: [Wildmatch]?
     var relativeRoot: [UInt8]?

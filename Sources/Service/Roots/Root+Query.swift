@@ -11,6 +11,14 @@ struct Evaluation: Sendable {
     var files: [WatchmanValue]
     /// Each match's name, relative to the query's relative root.
     var names: [[UInt8]]
+    /// The `scm` half of the fat clock, for a source-control-aware query.
+    var scm: SCMClock? = nil
+
+    /// The clock a reply gives: a fat clock for a source-control-aware query.
+    var clock: WatchmanValue {
+        let clock = position.clockString()
+        return scm.map { $0.fatClock(clock) } ?? .string(clock)
+    }
 }
 
 extension Root {
@@ -26,7 +34,7 @@ extension Root {
     /// A `query` reply's members for `evaluation`.
     private func reply(_ evaluation: Evaluation) -> [(key: String, value: WatchmanValue)] {
         var reply: [(key: String, value: WatchmanValue)] = [
-            ("clock", .string(evaluation.position.clockString())),
+            ("clock", evaluation.clock),
             ("is_fresh_instance", .bool(evaluation.isFreshInstance)),
             ("files", .array(evaluation.files)),
         ]
@@ -41,7 +49,7 @@ extension Root {
     /// to read, and a sync that needs no wait (`syncWithoutWaiting`).
     /// Nil has at most moved the clock (as any sync does).
     func queryWithoutWaiting(_ spec: QuerySpec) throws(QueryError) -> [(key: String, value: WatchmanValue)]? {
-        guard case .clock = spec.since, spec.paths == nil, spec.globs == nil, !spec.fields.needsHashes else { return nil }
+        guard case .clock = spec.since, spec.scm == nil, spec.paths == nil, spec.globs == nil, !spec.fields.needsHashes else { return nil }
         if spec.syncTimeout > 0 {
             guard syncWithoutWaiting() else { return nil }
         } else {
@@ -77,7 +85,10 @@ extension Root {
 
     /// `query` without counting as a use of the root (subscriptions and
     /// triggers run it on each settle), giving the parts of the answer.
+    /// Source control is asked before the sync, as watchman does: git may
+    /// touch files below the root, which the sync then takes in.
     func evaluate(_ spec: QuerySpec) throws(QueryError) -> Evaluation {
+        let scm = try spec.scm.map { since throws(QueryError) in try sourceControlAnswer(since) }
         if spec.syncTimeout > 0 {
             try sync(timeout: .milliseconds(spec.syncTimeout))
         } else if !waitUntilReady(timeout: .milliseconds(max(spec.lockTimeout, 1))) {
@@ -87,18 +98,18 @@ extension Root {
         let (table, basis) = state.withLock { state in
             (state.table, QueryEngine.basis(spec, table: state.table, rootNumber: number, cursors: &state.cursors))
         }
-        return try evaluate(spec, table: table, basis: basis)
+        return try evaluate(spec, table: table, basis: basis, scm: scm)
     }
 
     /// Runs `spec` on `table` (a snapshot) from `basis`, and renders it.
-    private func evaluate(_ spec: QuerySpec, table: FileTable, basis: SinceBasis) throws(QueryError) -> Evaluation {
-        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis)
+    private func evaluate(_ spec: QuerySpec, table: FileTable, basis: SinceBasis, scm: SCMAnswer? = nil) throws(QueryError) -> Evaluation {
+        let outcome = try QueryEngine(spec: spec, table: table, rootNumber: number).run(basis: basis, sourceControl: scm?.changed)
         var base = path
         if let relative = spec.relativeRoot { base += [UInt8(ascii: "/")] + relative }
         let renderer = FieldRenderer(fields: spec.fields, position: outcome.position, basis: outcome.basis, times: table.times,
                                      base: base, hashes: hashes)
         return Evaluation(position: outcome.position, isFreshInstance: outcome.isFreshInstance,
-                          files: renderer.render(outcome.matches), names: outcome.matches.map(\.name))
+                          files: renderer.render(outcome.matches), names: outcome.matches.map(\.name), scm: scm?.clock)
     }
 
     /// The current clock, after a sync when `syncTimeout` is positive.

@@ -75,17 +75,14 @@ import WatchmanProtocol
         #expect(Self.error(Self.a(Self.s("dirname"), Self.s("a"), Self.a(Self.s("width"), Self.s("eq"), .int(1))))?.contains("relational depth term") == true)
     }
 
-    /// Watchman's SCM-aware `since` needs Mercurial or EdenFS; clients
-    /// (and watchman's test_scm) look for this text to fall back.
-    @Test func anSCMAwareSinceIsRefusedAsWatchmanRefusesItOnAPlainRoot() {
+    /// A fat clock parses into its two halves; whether the root can answer
+    /// it is the root's question (`SCMQueryTests`).
+    @Test func aFatClockSinceParsesIntoItsClockAndSourceControlHalves() throws {
         let since: WatchmanValue = .object([(key: "scm", value: .object([(key: "mergebase-with", value: Self.s("remote/master"))])),
                                             (key: "clock", value: Self.s("c:0:0"))])
-        #expect(throws: QueryError.self) { try QuerySpec(parsing: .object([(key: "since", value: since)])) }
-        do {
-            _ = try QuerySpec(parsing: .object([(key: "since", value: since)]))
-        } catch {
-            #expect(error.description.contains("root does not support SCM-aware queries"))
-        }
+        let spec = try QuerySpec(parsing: .object([(key: "since", value: since)]))
+        #expect(spec.since == .legacy)
+        #expect(spec.scm == SCMClock(mergebaseWith: "remote/master", mergebase: ""))
     }
 
     @Test func bytesStringsAreReadLikeText() {
