@@ -53,7 +53,7 @@ public struct SubscriptionCommands: ServiceComponent {
         if let warning = root.warnings { warnings.append(warning) }
         var reply: [(key: String, value: WatchmanValue)] = [
             ("subscribe", .string(name)),
-            ("clock", .string(subscription.position.clockString())),
+            ("clock", subscription.clock),
             ("asserted-states", .array(broadcast.asserted(for: spec.policy).map { .string($0) })),
         ]
         if !warnings.isEmpty { reply.append(("warning", .string(warnings.joined(separator: "\n")))) }

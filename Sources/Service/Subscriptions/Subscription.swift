@@ -17,6 +17,9 @@ final class Subscription: Sendable {
         /// Where the next evaluation starts: the subscribe's `since`, then
         /// the clock of the last evaluation.
         var since: ClockSpec?
+        /// The `scm` half of `since` for a source-control-aware
+        /// subscription: the subscribe's, then the last evaluation's.
+        var scm: SCMClock?
         /// The root's tick at the last evaluation.
         var lastTick: UInt64 = 0
         var paused = false
@@ -33,7 +36,7 @@ final class Subscription: Sendable {
         self.client = client
         self.root = root
         self.spec = spec
-        progress = Locked(Progress(since: spec.query.since))
+        progress = Locked(Progress(since: spec.query.since, scm: spec.query.scm))
     }
 
     var isCancelled: Bool { progress.withLock { $0.cancelled } }
@@ -44,22 +47,25 @@ final class Subscription: Sendable {
     /// that fails leaves the position where it was.
     func evaluate(version: String, syncTimeout: Int64 = 0) throws(QueryError) -> WatchmanValue? {
         var query = spec.query
-        let since = progress.withLock { $0.since }
+        let (since, scm) = progress.withLock { ($0.since, $0.scm) }
         query.since = since
+        query.scm = scm
         query.syncTimeout = syncTimeout
         let evaluation = try root.evaluate(query)
         progress.withLock { progress in
             progress.since = .clock(.current, evaluation.position)
+            progress.scm = evaluation.scm ?? progress.scm
             progress.lastTick = evaluation.position.tick
         }
         guard !evaluation.files.isEmpty || evaluation.isFreshInstance else { return nil }
         var members: [(key: String, value: WatchmanValue)] = [("version", .string(version))]
         if case .clock(let identity, let position)? = since {
-            members.append(("since", .string(position.clockString(identity))))
+            let clock = position.clockString(identity)
+            members.append(("since", scm.map { $0.fatClock(clock) } ?? .string(clock)))
         }
         members += [
             ("is_fresh_instance", .bool(evaluation.isFreshInstance)),
-            ("clock", .string(evaluation.position.clockString())),
+            ("clock", evaluation.clock),
             ("files", .array(evaluation.files)),
             ("root", .bytes(root.path)),
             ("subscription", .string(name)),
@@ -90,6 +96,14 @@ final class Subscription: Sendable {
     /// Where the subscription has got to on its root's clock.
     var position: ClockPosition {
         ClockPosition(rootNumber: root.number, tick: progress.withLock { $0.lastTick })
+    }
+
+    /// `position` as a reply gives it: a fat clock once a source-control-
+    /// aware subscription knows its merge base (watchman's `subscribe` reply).
+    var clock: WatchmanValue {
+        let (tick, scm) = progress.withLock { ($0.lastTick, $0.scm) }
+        let clock = ClockPosition(rootNumber: root.number, tick: tick).clockString()
+        return scm.map { $0.fatClock(clock) } ?? .string(clock)
     }
 
     /// A state notice for this subscription: `state-enter` or

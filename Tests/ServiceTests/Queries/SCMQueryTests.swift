@@ -93,6 +93,26 @@ import WatchmanProtocol
         #expect(reply["capabilities"] == ["scm-git": true, "scm-since": true])
     }
 
+    @Test func aSubscriptionCarriesFatClocksAndThenJustTheChangesOnDisk() throws {
+        let service = try ServiceRoot()
+        let repository = try Repository.branched(in: service)
+        service.watch()
+        let client = SubscriberSocket(service.running.connect())
+        let reply = client.call(["subscribe", .string(service.root), "scm",
+                                 ["since": ["scm": ["mergebase-with": "main"]], "fields": ["name"], "expression": Self.outsideGit]])
+        let mergebase = repository.git("merge-base", "HEAD", "main").first
+        #expect(reply["clock"]?["scm"]?["mergebase"]?.text == mergebase)
+        let first = client.take { $0["subscription"] == "scm" && $0["files"] != nil }?.last
+        let expected = repository.git("diff", "--name-only", mergebase ?? "") + repository.git("ls-files", "--others", "--exclude-standard")
+        #expect(first.map(SubscriberSocket.names)?.sorted() == Set(expected).sorted())
+        #expect(first?["clock"]?["scm"]?["mergebase-with"]?.text == "main")
+        service.write("later", "new")
+        let next = client.take("scm", listing: "later")?.last
+        #expect(next.map(SubscriberSocket.names) == ["later"])
+        #expect(next?["since"]?["scm"]?["mergebase"]?.text == mergebase)
+        #expect(next?["clock"]?["scm"]?["mergebase"]?.text == mergebase)
+    }
+
     private static func names(_ reply: WatchmanValue) -> [String] {
         (reply["files"]?.elements ?? []).compactMap(\.text)
     }
