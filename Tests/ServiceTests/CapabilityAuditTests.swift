@@ -22,12 +22,13 @@ import WatchmanProtocol
         "version": "ServerTests", "watch": "RootCommandTests", "watch-del": "RootCommandTests",
         "watch-del-all": "CapabilityAuditTests", "watch-list": "RootCommandTests", "watch-project": "RootCommandTests",
     ]
-    /// Feature, where its test lives. No `scm-hg` nor `scm-git`: a `since`
-    /// with `{"scm": …}` is refused (`ExpressionParseTests`).
+    /// Feature, where its test lives. No `scm-hg`: source-control-aware
+    /// `since` is answered on git working copies only (`SCMQueryTests`).
     static let features: [String: String] = [
         "bser-v2": "ServerTests", "relative_root": "QueryEngineTests", "wildmatch": "QueryEngineTests",
         "wildmatch-multislash": "TermEvaluationTests", "clock-sync-timeout": "RootCommandTests",
         "dedup_results": "QueryOptionTests", "glob_generator": "QueryEngineTests", "suffix-set": "QueryOptionTests",
+        "scm-since": "SCMQueryTests", "scm-git": "SCMQueryTests",
     ]
     /// Terms: `QueryEngineTests` and `TermEvaluationTests`.
     static let terms = ["allof", "anyof", "not", "true", "false", "exists", "empty", "type", "suffix", "size", "match",
@@ -45,7 +46,7 @@ import WatchmanProtocol
         #expect(claimed.subtracting(audited).sorted() == [], "claimed without an audited test")
         #expect(audited.subtracting(claimed).sorted() == [], "audited but no longer claimed")
         let version = service.call(["version", ["optional": ["scm-hg", "scm-git"]]])
-        #expect(version["capabilities"] == ["scm-hg": false, "scm-git": false])
+        #expect(version["capabilities"] == ["scm-hg": false, "scm-git": true])
     }
 
     @Test func watchDelAllForgetsEveryRoot() throws {
