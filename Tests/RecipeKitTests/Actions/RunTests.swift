@@ -24,6 +24,23 @@ import TestSupport
         subscriptions.forEach { $0.dispose() }
     }
 
+    /// A recipe's `{}` inside a shell's script is refused as the command
+    /// line refuses it: each subscriber hears the one line, nothing runs.
+    @Test func aPlaceholderInsideAShellScriptFailsTheRunWithItsSafeSpelling() {
+        let subject = PublishSubject<ChangeBatch>()
+        let failure = Locked<String?>(nil)
+        let subscription = subject.asSignal().run(["sh", "-c", "cat {}"], options: quiet)
+            .subscribe(onError: { error in failure.withLock { $0 = "\(error)" } })
+        #expect(failure.withLock { $0 }?.contains(#"sh -c 'cat "${1}"' sh {}"#) == true, "\(failure.withLock { $0 } ?? "none")")
+        var pasting = quiet
+        pasting.unsafePasteIntoCode = true
+        let failed = Locked(false)
+        let pasted = subject.asSignal().run(["sh", "-c", "cat {}"], options: pasting).subscribe(onError: { _ in failed.withLock { $0 = true } })
+        #expect(!failed.withLock { $0 })
+        subscription.dispose()
+        pasted.dispose()
+    }
+
     @Test func changedPathsReachTheCommandIntactAndExecuteNothing() {
         let dir = TemporaryDirectory()
         defer { dir.remove() }
