@@ -14,7 +14,7 @@ package enum ProcessLauncher {
     /// signals 32 and 33, which posix_spawn then sets to SIG_IGN in the
     /// child, and SIG_IGN survives exec; their bits are set directly
     /// (sigaddset refuses them). Bit n-1 of the first word is signal n.
-    static func everySignal() -> sigset_t {
+    package static func everySignal() -> sigset_t {
         var signals = sigset_t()
         sigfillset(&signals)
         signals.__val.0 |= (1 << 31) | (1 << 32)

@@ -113,8 +113,9 @@ struct ServiceStart {
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
         sigemptyset(&none)
-        var every = sigset_t()
-        sigfillset(&every)
+        // glibc's own signals too: sigfillset leaves them out, and posix_spawn
+        // would start the service with them ignored.
+        var every = ProcessLauncher.everySignal()
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &every)
         posix_spawnattr_setflags(&attributes, Int16(Int32(ServiceStart.spawnSetsid) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
