@@ -241,24 +241,15 @@ import TestSupport
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            var none = sigset_t()
-            var all = sigset_t()
-            sigemptyset(&none)
-            sigfillset(&all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
             let words: [String] = ["/bin/sh", "-c", "cd \"$0\" || exit 127\n\(script)", directory]
             let argv = words.map { strdup($0) } + [nil]
             let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
             var child: pid_t = 0
-            let result = withoutSpawns { posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp) }
+            let result = withCleanSignals(flags: POSIX_SPAWN_SETPGROUP) { attributes in
+                withoutSpawns { posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp) }
+            }
             argv.forEach { free($0) }
             envp.forEach { free($0) }
-            posix_spawnattr_destroy(&attributes)
             posix_spawn_file_actions_destroy(&actions)
             precondition(result == 0, "cannot start sh")
             pid = child

@@ -96,19 +96,10 @@ final class RWatch: @unchecked Sendable {
         }
         let argv = command.map(cString) + [nil]
         let envp = entries.map(cString) + [nil]
-        // The test runner may block or ignore signals; rwatch starts clean.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        var none = sigset_t()
-        var all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(flags))
         var child: pid_t = 0
-        let result = withoutSpawns { posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp) }
-        posix_spawnattr_destroy(&attributes)
+        let result = withCleanSignals(flags: flags) { attributes in
+            withoutSpawns { posix_spawn(&child, argv[0]!, &actions, &attributes, argv, envp) }
+        }
         argv.forEach { free($0) }
         envp.forEach { free($0) }
         posix_spawn_file_actions_destroy(&actions)
@@ -161,6 +152,24 @@ extension String {
         if let range = copy.firstRange(of: "stdout") { copy.replaceSubrange(range, with: "stderr") }
         return copy
     }
+}
+
+/// Runs `body` with spawn attributes that start the child with no signal
+/// blocked and each at its default (the test runner may block or ignore
+/// some), and `flags` besides (with `POSIX_SPAWN_SETPGROUP`: a group of its own).
+func withCleanSignals<Result>(flags: Int32, _ body: (inout posix_spawnattr_t) -> Result) -> Result {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    var all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
 }
 
 /// True while a process with this pid exists (and is not a zombie of ours).
