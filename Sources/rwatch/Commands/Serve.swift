@@ -66,11 +66,20 @@ struct Serve: ParsableCommand {
             Terminal.output(Quoted.escaped(configuration.sockname), prefix: "", toStandardError: false)
             return
         }
+        let settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment)
+        if let refusal = settings.refusal(nice: GlobalSettings.currentNice) { throw RWatchError(refusal) }
         let server = try WatchmanServer(configuration: configuration)
         // A stop signal asks the service to stop; it ends the way
         // shutdown-server ends it.
         ProcessSupervisor.handOverStopSignals { _, _ in server.requestShutdown() }
-        switch try server.serve() {
+        // Once listening, with a log file, the service's own output goes
+        // there too: it then holds no pipe of whoever started it (a
+        // `watchman` command or a site spawner reads to end of file), and
+        // a trigger's output without a file of its own joins the log.
+        let ready: @Sendable () -> Void = { [logfile = configuration.logfile] in
+            if let logfile { Self.sendStandardOutput(to: logfile) }
+        }
+        switch try server.serve(ready: ready) {
         case .alreadyRunning(let pid):
             let owner = pid.map { " (pid \($0))" } ?? ""
             Terminal.status("a service is already running on \(Quoted.escaped(configuration.sockname))\(owner)")
@@ -78,6 +87,16 @@ struct Serve: ParsableCommand {
             ProcessSupervisor.stopAll()
         }
         ProcessSupervisor.exit(0)
+    }
+
+    /// Points stdout and stderr at `logfile` (appending); left as they are
+    /// when it cannot be opened.
+    private static func sendStandardOutput(to logfile: FilePath) {
+        let fd = logfile.withPlatformString { open($0, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600) }
+        guard fd >= 0 else { return }
+        dup2(fd, STDOUT_FILENO)
+        dup2(fd, STDERR_FILENO)
+        close(fd)
     }
 
     private func serviceConfiguration() throws -> ServiceConfiguration {

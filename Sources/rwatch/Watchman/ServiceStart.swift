@@ -21,6 +21,9 @@ struct ServiceStart {
     var statefile: FilePath?
     var pidfile: FilePath
     var logLevel: String?
+    /// A site's own program that starts the service instead
+    /// (`spawn_watchman_service`, unless `--no-site-spawner`).
+    var siteSpawner: [UInt8]?
     /// How long the started service has to answer.
     var timeout: Duration = .seconds(20)
 
@@ -37,12 +40,29 @@ struct ServiceStart {
         logLevel = arguments.logLevel
     }
 
+    /// The start `arguments` ask for, with the global configuration's site
+    /// spawner unless they say `--no-site-spawner`.
+    init(sockname: FilePath, arguments: WatchmanArguments, settings: GlobalSettings) {
+        self.init(sockname: sockname, arguments: arguments)
+        if !arguments.noSiteSpawner { siteSpawner = settings.siteSpawner }
+    }
+
     /// `rwatch serve`'s arguments for this start (after the program name).
     var serveArguments: [[UInt8]] {
         var words: [[UInt8]] = [Array("serve".utf8), Array("--sockname".utf8), sockname.bytes,
                                 Array("--logfile".utf8), logfile.bytes, Array("--pidfile".utf8), pidfile.bytes]
         if let statefile { words += [Array("--statefile".utf8), statefile.bytes] }
         if let logLevel { words += [Array("--log-level".utf8), Array(logLevel.utf8)] }
+        return words
+    }
+
+    /// The same start as watchman's options, for a site spawner, which
+    /// runs the binary as `watchman --foreground OPTIONS…`.
+    var watchmanArguments: [[UInt8]] {
+        var words = [Array("--unix-listener-path=".utf8) + sockname.bytes, Array("--logfile=".utf8) + logfile.bytes,
+                     Array("--pidfile=".utf8) + pidfile.bytes]
+        words.append(statefile.map { Array("--statefile=".utf8) + $0.bytes } ?? Array("--no-save-state".utf8))
+        if let logLevel { words.append(Array("--log-level=\(logLevel)".utf8)) }
         return words
     }
 
@@ -77,16 +97,18 @@ struct ServiceStart {
         case .failure(.failed(let code)): throw .unreachable(sockname, code)
         case .failure(.foreignPeer): throw .foreign(sockname)
         }
-        let child = try spawn(in: directory)
+        // A site spawner is waited for; the service it starts is not ours to watch.
+        var child: pid_t? = nil
+        if let siteSpawner { try runSiteSpawner(siteSpawner) } else { child = try spawn(in: directory) }
         let deadline = ContinuousClock.now + timeout
         while true {
             if case .success(let connection) = ServiceConnection.open(sockname) { return connection }
             var status: Int32 = 0
-            if waitpid(child, &status, WNOHANG) == child {
-                throw .cannotStart("rwatch serve exited (status \(status)) before answering; see \(Quoted.escaped(logfile))")
+            if let child, waitpid(child, &status, WNOHANG) == child {
+                throw .cannotStart("rwatch serve \(Self.ending(status)) before answering: \(lastLogLine())")
             }
             guard ContinuousClock.now < deadline else {
-                throw .cannotStart("rwatch serve (pid \(child)) did not answer on \(Quoted.escaped(sockname)) within \(timeout)")
+                throw .cannotStart("the service did not answer on \(Quoted.escaped(sockname)) within \(timeout); see \(Quoted.escaped(logfile))")
             }
             usleep(5_000)  // polling the socket: the service tells no one when it listens
         }
@@ -108,24 +130,30 @@ struct ServiceStart {
             directory.withPlatformString { _ = CGlibcShims_posix_spawn_file_actions_addchdir_np(&actions, $0) }
         }
         if CGlibcShims_has_addclosefrom() != 0 { _ = CGlibcShims_posix_spawn_file_actions_addclosefrom_np(&actions, 3) }
+        var pid: pid_t = 0
+        let argv = [Array("rwatch".utf8)] + serveArguments
+        let result = Self.withCleanSignals(flags: Self.spawnSetsid) { attributes in
+            CStrings.with(argv) { arguments in posix_spawn(&pid, "/proc/self/exe", &actions, attributes, arguments, environ) }
+        }
+        guard result == 0 else { throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))") }
+        return pid
+    }
+
+    /// Runs `body` with spawn attributes that start a child with no signal
+    /// blocked and every one at its default, plus `flags`.
+    static func withCleanSignals<Result>(flags: Int32 = 0, _ body: (UnsafePointer<posix_spawnattr_t>) -> Result) -> Result {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
         var none = sigset_t()
         sigemptyset(&none)
         // glibc's own signals too: sigfillset leaves them out, and posix_spawn
-        // would start the service with them ignored.
+        // would start the child with them ignored.
         var every = ProcessLauncher.everySignal()
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &every)
-        posix_spawnattr_setflags(&attributes, Int16(Int32(ServiceStart.spawnSetsid) | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let argv = [Array("rwatch".utf8)] + serveArguments
-        let result = CStrings.with(argv) { arguments in
-            posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, arguments, environ)
-        }
-        guard result == 0 else { throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))") }
-        return pid
+        posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        return body(&attributes)
     }
 
     /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which its header hides

@@ -1,3 +1,4 @@
+import Glibc
 import SystemPackage
 import WatchSources
 import WatchmanProtocol
@@ -25,10 +26,14 @@ struct WatchmanArguments: Equatable {
     var sockname: FilePath?
     var jsonCommand = false
     var persistent = false
-    var noPretty = false
+    /// `--pretty` (true) or `--no-pretty` (false); nil: pretty on a terminal.
+    var pretty: Bool?
     var outputEncoding: Encoding?
     var serverEncoding: Encoding?
     var noSpawn = false
+    /// Start the service here even when the global configuration names a
+    /// site spawner (`spawn_watchman_service`).
+    var noSiteSpawner = false
     var logfile: FilePath?
     var statefile: FilePath?
     var pidfile: FilePath?
@@ -91,14 +96,16 @@ struct WatchmanArguments: Equatable {
             return encoding
         }
         switch name {
-        case "-U", "--sockname", "--unix-listener-path": sockname = try path()
+        case "-U", "-u", "--sockname", "--unix-listener-path": sockname = try path()
         case "-j", "--json-command": jsonCommand = true
         case "-p", "--persistent": persistent = true
-        case "--no-pretty": noPretty = true
+        case "--pretty": pretty = true
+        case "--no-pretty": pretty = false
         case "--output-encoding": outputEncoding = try encoding()
         case "--server-encoding": serverEncoding = try encoding()
         case "--no-spawn": noSpawn = true
         case "--no-local": break  // rwatch never answers a command itself
+        case "-S", "--no-site-spawner": noSiteSpawner = true
         case "-o", "--logfile": logfile = try path()
         case "--statefile": statefile = try path()
         case "--pidfile": pidfile = try path()
@@ -121,5 +128,35 @@ struct WatchmanArguments: Equatable {
             if let text = String(validating: word, as: UTF8.self) { return .string(text) }
             return .bytes(word)
         })
+    }
+}
+
+extension WatchmanArguments {
+    /// The commands whose first argument names a root: the command line
+    /// sends it resolved (absolute, symbolic links followed), as watchman's
+    /// does, so `watchman watch .` works where the socket alone refuses a
+    /// relative root.
+    static let rootCommands: Set<String> = [
+        "clock", "debug-ageout", "debug-contenthash", "debug-get-asserted-states", "debug-get-subscriptions",
+        "debug-recrawl", "debug-root-status", "debug-show-cursors", "find", "flush-subscriptions", "get-config",
+        "query", "since", "state-enter", "state-leave", "subscribe", "trigger", "trigger-del", "trigger-list",
+        "unsubscribe", "watch", "watch-del", "watch-project",
+    ]
+
+    /// `request` with a root command's root resolved against the working
+    /// directory; unchanged when it names no root or cannot be resolved
+    /// (the service then says why).
+    static func resolvingRoot(_ request: WatchmanValue) -> WatchmanValue {
+        guard var elements = request.elements, elements.count > 1, let name = elements[0].text,
+              rootCommands.contains(name), let root = elements[1].stringBytes, !root.isEmpty else { return request }
+        let given = FilePath(bytes: root)
+        guard let resolved = given.withPlatformString({ realpath($0, nil) }) else {
+            if !given.isAbsolute { elements[1] = .bytes(FileSystem.absolute(given).bytes) }
+            return .array(elements)
+        }
+        defer { free(resolved) }
+        let bytes = Array(UnsafeBufferPointer(start: resolved, count: strlen(resolved))).map { UInt8(bitPattern: $0) }
+        elements[1] = String(validating: bytes, as: UTF8.self).map(WatchmanValue.string) ?? .bytes(bytes)
+        return .array(elements)
     }
 }

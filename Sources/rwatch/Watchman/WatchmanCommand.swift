@@ -1,5 +1,6 @@
 import Glibc
 import RecipeKit
+import Service
 import SystemPackage
 import WatchSources
 import WatchmanProtocol
@@ -49,13 +50,20 @@ enum WatchmanCommand {
     /// returns whether the answer had no `error`.
     private static func run(_ arguments: WatchmanArguments) throws(WatchmanFailure) -> Bool {
         var arguments = arguments
-        let request = try self.request(&arguments)
+        let request = WatchmanArguments.resolvingRoot(try self.request(&arguments))
         let sockname = arguments.sockname ?? ServiceLocation.socketForWatches()
-        let start = arguments.noSpawn ? nil : ServiceStart(sockname: sockname, arguments: arguments)
+        var start: ServiceStart? = nil
+        if !arguments.noSpawn {
+            let settings: GlobalSettings
+            do { settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment) } catch {
+                throw .cannotStart(error.description)
+            }
+            start = ServiceStart(sockname: sockname, arguments: arguments, settings: settings)
+        }
         let connection = try ServiceStart.connect(sockname, start: start)
         defer { connection.close() }
         let output = WatchmanOutput(encoding: arguments.outputEncoding ?? .json,
-                                    pretty: !arguments.noPretty && isatty(STDOUT_FILENO) == 1)
+                                    pretty: arguments.pretty ?? (isatty(STDOUT_FILENO) == 1))
         do {
             try connection.send(request, encoding: (arguments.serverEncoding ?? .json).wire)
             var answer = try connection.receive(deadline: nil)

@@ -23,14 +23,25 @@ import WatchmanProtocol
     @Test func optionsMayFollowTheCommand() throws {
         let parsed = try parse(["-U", "/s/sock", "clock", "/root", "--no-pretty", "--output-encoding=bser-v2"])
         #expect(parsed.sockname == FilePath("/s/sock"))
-        #expect(parsed.noPretty && parsed.outputEncoding == .bserV2)
+        #expect(parsed.pretty == false && parsed.outputEncoding == .bserV2)
         #expect(parsed.words == [Array("clock".utf8), Array("/root".utf8)])
     }
 
     @Test func wordsAfterDoubleDashAreTheCommands() throws {
         let parsed = try parse(["log", "--", "--no-pretty"])
-        #expect(!parsed.noPretty)
+        #expect(parsed.pretty == nil)
         #expect(parsed.words == [Array("log".utf8), Array("--no-pretty".utf8)])
+    }
+
+    @Test func prettyAndNoPrettyAreWatchmansOwnAndTheLastOneWins() throws {
+        #expect(try parse(["--pretty", "version"]).pretty == true)
+        #expect(try parse(["--pretty", "--no-pretty", "version"]).pretty == false)
+        #expect(try parse(["version"]).pretty == nil)
+    }
+
+    @Test func noSiteSpawnerAndTheShortListenerPathAreRead() throws {
+        let parsed = try parse(["-S", "-u", "/s/sock", "version"])
+        #expect(parsed.noSiteSpawner && parsed.sockname == FilePath("/s/sock"))
     }
 
     @Test func anUnknownOptionOrEncodingIsAUsageError() {
