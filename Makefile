@@ -174,7 +174,10 @@ uninstall:
 # The packages, from a clean checkout, into dist/ (Packaging/dist.sh says
 # what each holds):
 #   dist/rwatch_$(VERSION)_amd64.deb, dist/rwatch-dbgsym_$(VERSION)_amd64.deb
-#   dist/rwatch-$(VERSION)-linux-x86_64.tar.gz (tar -xzf … -C ~/.local)
+#   dist/rwatch-watchman_$(VERSION)_all.deb (/usr/bin/watchman, a link to
+#     rwatch: Provides, Conflicts and Replaces watchman)
+#   dist/rwatch-$(VERSION)-linux-x86_64.tar.gz (tar -xzf … -C ~/.local; its
+#     libexec/rwatch/watchman-compat/watchman goes on PATH only by choice)
 #   dist/SHA256SUMS
 # The .deb installs to /usr, with zsh's completion where Debian's zsh looks.
 DIST_STAGE     := $(SCRATCH)/dist-stage
@@ -202,7 +205,7 @@ dist-deps:
 LINTIAN_KEEP := spelling-error-in-binary,hardening-no-fortify-functions
 dist-check: dist
 	lintian --fail-on error,warning,info --display-info --suppress-tags $(LINTIAN_KEEP) \
-	    dist/rwatch_$(VERSION)_*.deb dist/rwatch-dbgsym_$(VERSION)_*.deb
+	    dist/rwatch_$(VERSION)_*.deb dist/rwatch-dbgsym_$(VERSION)_*.deb dist/rwatch-watchman_$(VERSION)_all.deb
 	Packaging/dist-check.sh $(VERSION) dist $(SCRATCH)/dist-check
 
 clean:
