@@ -193,8 +193,9 @@ dist-deps:
 	$(call apt-install,$(DIST_PKGS))
 
 # Installs and uses what make dist wrote (Packaging/dist-check.sh): the
-# .deb with dpkg into a throwaway root, the tarball into an empty prefix,
-# run without a Swift toolchain, then a bundled recipe with one. First
+# .debs with dpkg into a throwaway root, the tarball into an empty prefix,
+# run without a Swift toolchain, then a bundled recipe with one, and git's
+# fsmonitor hook through rwatch-watchman's watchman. First
 # lintian, which must find nothing but these tags, each kept for a reason:
 #   spelling-error-in-binary: the words it flags (overriden, matchign, …)
 #     are strings of the Swift runtime and regex library linked in, not
