@@ -174,7 +174,10 @@ uninstall:
 # The packages, from a clean checkout, into dist/ (Packaging/dist.sh says
 # what each holds):
 #   dist/rwatch_$(VERSION)_amd64.deb, dist/rwatch-dbgsym_$(VERSION)_amd64.deb
-#   dist/rwatch-$(VERSION)-linux-x86_64.tar.gz (tar -xzf … -C ~/.local)
+#   dist/rwatch-watchman_$(VERSION)_all.deb (/usr/bin/watchman, a link to
+#     rwatch: Provides, Conflicts and Replaces watchman)
+#   dist/rwatch-$(VERSION)-linux-x86_64.tar.gz (tar -xzf … -C ~/.local; its
+#     libexec/rwatch/watchman-compat/watchman goes on PATH only by choice)
 #   dist/SHA256SUMS
 # The .deb installs to /usr, with zsh's completion where Debian's zsh looks.
 DIST_STAGE     := $(SCRATCH)/dist-stage
@@ -190,8 +193,9 @@ dist-deps:
 	$(call apt-install,$(DIST_PKGS))
 
 # Installs and uses what make dist wrote (Packaging/dist-check.sh): the
-# .deb with dpkg into a throwaway root, the tarball into an empty prefix,
-# run without a Swift toolchain, then a bundled recipe with one. First
+# .debs with dpkg into a throwaway root, the tarball into an empty prefix,
+# run without a Swift toolchain, then a bundled recipe with one, and git's
+# fsmonitor hook through rwatch-watchman's watchman. First
 # lintian, which must find nothing but these tags, each kept for a reason:
 #   spelling-error-in-binary: the words it flags (overriden, matchign, …)
 #     are strings of the Swift runtime and regex library linked in, not
@@ -202,7 +206,7 @@ dist-deps:
 LINTIAN_KEEP := spelling-error-in-binary,hardening-no-fortify-functions
 dist-check: dist
 	lintian --fail-on error,warning,info --display-info --suppress-tags $(LINTIAN_KEEP) \
-	    dist/rwatch_$(VERSION)_*.deb dist/rwatch-dbgsym_$(VERSION)_*.deb
+	    dist/rwatch_$(VERSION)_*.deb dist/rwatch-dbgsym_$(VERSION)_*.deb dist/rwatch-watchman_$(VERSION)_all.deb
 	Packaging/dist-check.sh $(VERSION) dist $(SCRATCH)/dist-check
 
 clean:

@@ -2,15 +2,16 @@
 # Packaging/dist-check.sh VERSION DIST WORK: uses what `make dist` wrote in
 # DIST as a user would, in the scratch folder WORK.
 #
-# The .deb is installed with dpkg -i into a throwaway root (dpkg --root),
-# not unpacked with dpkg-deb -x: dpkg then checks the package's Depends
+# The .debs are installed with dpkg -i into a throwaway root (dpkg --root),
+# not unpacked with dpkg-deb -x: dpkg then checks the packages' Depends
 # against this machine's installed versions (the status entries of those
 # packages, copied), unpacks as it does on a user's machine, and removes
 # every file again with -r. The tarball is untarred into an empty prefix.
 # Both run with a PATH that has no swift or swiftc and no LD_LIBRARY_PATH;
 # then, with the toolchain on PATH, a bundled recipe compiles and runs from
-# the installed files. Waits poll a condition up to a deadline; nothing
-# asserts on time.
+# the installed files. git's fsmonitor hook runs rwatch-watchman's
+# watchman, which starts the service it asks. Waits poll a condition up
+# to a deadline; nothing asserts on time.
 set -eu
 version=$1
 dist=$(cd "$2" && pwd)
@@ -19,6 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 arch=$(dpkg --print-architecture)
 deb=$dist/rwatch_${version}_$arch.deb
 dbgsym=$dist/rwatch-dbgsym_${version}_$arch.deb
+watchman_deb=$dist/rwatch-watchman_${version}_all.deb
 tarball=$dist/rwatch-$version-linux-$(uname -m).tar.gz
 swift_version=$(sed -n 's/^#define RWATCH_SWIFT_VERSION "\(.*\)"$/\1/p' "$here/../Sources/CBuildInfo/build-info.h")
 swiftc=$(command -v swiftc || true)
@@ -51,7 +53,14 @@ stop_background() {
     wait "$pid" 2>/dev/null || true
     pid=""
 }
-trap '[ -z "$pid" ] || stop_background' EXIT
+# The service the watchman command starts lives on in a session of its
+# own: its pid file (beside its socket, $service.pid) lets it be stopped
+# on the way out too.
+service=""
+stop_service() {
+    [ ! -s "$service.pid" ] || kill -TERM "$(cat "$service.pid")" 2>/dev/null || true
+}
+trap '[ -z "$pid" ] || stop_background; [ -z "$service" ] || stop_service' EXIT
 # Waits until the shell condition $1 holds, doing $2 (a change) between
 # looks: at most 120 s, then fails with $3 and the output file $4.
 until_true() {
@@ -116,7 +125,7 @@ for package in $needs; do
     echo >> "$admin/status"
     touch "$admin/info/$(dpkg-query --showformat='${binary:Package}' --show "$package").list"
 done
-dpkg --root="$root" --log=/dev/null --install "$deb" "$dbgsym" > "$work/dpkg" || fail "dpkg -i: $(cat "$work/dpkg")"
+dpkg --root="$root" --log=/dev/null --install "$deb" "$dbgsym" "$watchman_deb" > "$work/dpkg" || fail "dpkg -i: $(cat "$work/dpkg")"
 rwatch=$root/usr/bin/rwatch
 
 step "ldd $rwatch"
@@ -125,6 +134,16 @@ ldd "$rwatch" | tee "$work/ldd" | sed 's/^/    /'
 id=$(readelf -n "$rwatch" | sed -n 's/^ *Build ID: //p')
 [ -f "$root/usr/lib/debug/.build-id/$(printf %s "$id" | cut -c1-2)/$(printf %s "$id" | cut -c3-).debug" ] \
     || fail "rwatch-dbgsym has no debug file for build id $id"
+
+step "rwatch-watchman: watchman is rwatch"
+for field in Provides Conflicts Replaces; do
+    value=$(dpkg-deb --field "$watchman_deb" $field)
+    [ "$value" = watchman ] || fail "rwatch-watchman's $field is '$value'"
+done
+[ "$(readlink "$root/usr/bin/watchman")" = rwatch ] || fail "/usr/bin/watchman links to $(readlink "$root/usr/bin/watchman")"
+[ "$(readlink -f "$root/usr/bin/watchman")" = "$(readlink -f "$rwatch")" ] || fail "/usr/bin/watchman is not rwatch"
+[ -f "$root/usr/share/man/man1/watchman.1.gz" ] || fail "watchman.1.gz leads to no man page"
+[ -f "$root/usr/share/doc/rwatch-watchman/copyright" ] || fail "/usr/share/doc/rwatch-watchman has no copyright"
 
 step "the command line from the .deb, without a toolchain"
 check_command_line "$rwatch" "$root/usr/share/man/man1/rwatch.1.gz"
@@ -148,8 +167,56 @@ else
     step "no swiftc on PATH: the recipe run is left out"
 fi
 
+step "git's fsmonitor hook through the .deb's watchman"
+# As a user with rwatch-watchman would run git: its /usr/bin first, so
+# that watchman is its link, then what git and perl need; no
+# WATCHMAN_SOCK, so the watchman command finds (and starts) the service
+# at its default socket in XDG_RUNTIME_DIR.
+repo=$work/repo runtime=$work/runtime
+mkdir -p "$repo" "$work/tmp" && mkdir -m 700 "$runtime"
+repo=$(cd "$repo" && pwd -P)
+as_git_user() {
+    (cd "$repo" && env -i HOME="$work/home" TMPDIR="$work/tmp" XDG_RUNTIME_DIR="$runtime" \
+        PATH="$root/usr/bin:/usr/bin:/bin" LANG=C.UTF-8 GIT_TRACE_FSMONITOR="$work/fsmonitor-trace" "$@")
+}
+[ "$(as_git_user sh -c 'command -v watchman')" = "$root/usr/bin/watchman" ] || fail "watchman is not the .deb's on PATH"
+service=$runtime/rwatch/sock
+as_git_user git init -q
+echo one > "$repo/committed"
+as_git_user git add committed
+as_git_user git -c user.name=dist-check -c user.email=dist-check@localhost commit -q -m one
+cp /usr/share/git-core/templates/hooks/fsmonitor-watchman.sample "$repo/.git/hooks/query-watchman"
+as_git_user git config core.fsmonitor .git/hooks/query-watchman
+# The first status finds no service: the hook's watchman starts it, and
+# the hook adds the watch.
+as_git_user git status > /dev/null 2> "$work/git" || fail "git status: $(cat "$work/git")"
+[ ! -s "$work/git" ] || fail "the fsmonitor hook failed: $(cat "$work/git")"
+sockname=$(as_git_user watchman get-sockname | sed -n 's/.*"sockname": *"\([^"]*\)".*/\1/p')
+[ "$sockname" = "$service" ] || fail "watchman get-sockname says '$sockname', not $service"
+[ -s "$service.pid" ] || fail "the service wrote no $service.pid"
+as_git_user watchman watch-list > "$work/roots"
+grep -q "\"$repo\"" "$work/roots" || fail "the hook added no watch: $(cat "$work/roots")"
+# A change and a new file: the hook's query syncs with the file system
+# (a cookie), so its answer holds them at once.
+echo two >> "$repo/committed"
+echo new > "$repo/untracked"
+: > "$work/fsmonitor-trace"
+as_git_user git status --porcelain > "$work/fsmonitor" 2> "$work/git" || fail "git status: $(cat "$work/git")"
+[ ! -s "$work/git" ] || fail "the fsmonitor hook failed: $(cat "$work/git")"
+grep -q "returned success" "$work/fsmonitor-trace" || fail "git used no answer of the hook: $(cat "$work/fsmonitor-trace")"
+as_git_user git -c core.fsmonitor= status --porcelain > "$work/scanned"
+[ -s "$work/scanned" ] && cmp -s "$work/fsmonitor" "$work/scanned" \
+    || fail "with the hook, git status said '$(cat "$work/fsmonitor")'; scanning, '$(cat "$work/scanned")'"
+service_pid=$(cat "$service.pid")
+as_git_user watchman shutdown-server > "$work/shutdown" || fail "watchman shutdown-server: $(cat "$work/shutdown")"
+# Gone, or a zombie: its parent was the watchman command, so what reaps
+# it now is init, which need not.
+until_true '! kill -0 "$service_pid" 2>/dev/null || grep -qs "^[0-9]* (.*) Z" "/proc/$service_pid/stat"' : \
+    "the service did not stop" /dev/null
+service=""
+
 step "dpkg -r leaves nothing behind"
-dpkg --root="$root" --log=/dev/null --remove rwatch-dbgsym rwatch > "$work/dpkg" || fail "dpkg -r: $(cat "$work/dpkg")"
+dpkg --root="$root" --log=/dev/null --remove rwatch-watchman rwatch-dbgsym rwatch > "$work/dpkg" || fail "dpkg -r: $(cat "$work/dpkg")"
 left=$(find "$root" -path "$admin" -prune -o ! -type d -print)
 [ -z "$left" ] || fail "dpkg -r left $left"
 
@@ -162,6 +229,13 @@ for file in bin/rwatch lib/rwatch/libRecipeKit.so lib/rwatch/Modules/RecipeKit.s
     [ -f "$prefix/$file" ] || fail "the tarball has no $file"
 done
 check_command_line "$prefix/bin/rwatch" "$prefix/share/man/man1/rwatch.1"
+# The folder a user puts on PATH for watchman to be rwatch.
+compat=$prefix/libexec/rwatch/watchman-compat
+[ -L "$compat/watchman" ] || fail "the tarball has no libexec/rwatch/watchman-compat/watchman"
+[ "$(readlink -f "$compat/watchman")" = "$(readlink -f "$prefix/bin/rwatch")" ] || fail "$compat/watchman is not bin/rwatch"
+out=$(env -i HOME="$work/home" PATH="$compat:$work/bin" LANG=C.UTF-8 watchman --version)
+[ "$out" = "$version" ] || fail "watchman --version printed '$out'"
 
 step "passed"
-(cd "$dist" && ls -l "$(basename "$deb")" "$(basename "$dbgsym")" "$(basename "$tarball")") | sed 's/^/    /'
+(cd "$dist" && ls -l "$(basename "$deb")" "$(basename "$dbgsym")" "$(basename "$watchman_deb")" "$(basename "$tarball")") \
+    | sed 's/^/    /'
