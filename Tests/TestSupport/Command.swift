@@ -40,7 +40,10 @@ public enum Command {
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         var child: pid_t = 0
-        let spawned = withoutSpawns { posix_spawnp(&child, argv[0]!, &actions, nil, argv, envp) }
+        // Clean signals: a shell's `wait` never returns if SIGCHLD stays blocked.
+        let spawned = withCleanSignals(flags: 0) { attributes in
+            withoutSpawns { posix_spawnp(&child, argv[0]!, &actions, &attributes, argv, envp) }
+        }
         argv.forEach { free($0) }
         envp.forEach { free($0) }
         posix_spawn_file_actions_destroy(&actions)
@@ -50,4 +53,22 @@ public enum Command {
         let status = raw & 0x7f == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
         return Result(status: status, output: scratch.read("output"), errors: scratch.read("errors"))
     }
+}
+
+/// Runs `body` with spawn attributes that start the child with no signal
+/// blocked and each at its default (the test runner may block or ignore
+/// some), and `flags` besides (with `POSIX_SPAWN_SETPGROUP`: a group of its own).
+public func withCleanSignals<Result>(flags: Int32, _ body: (inout posix_spawnattr_t) -> Result) -> Result {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    var all = sigset_t()
+    sigemptyset(&none)
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    return body(&attributes)
 }

@@ -127,8 +127,9 @@ extension Root {
 
     /// What replies about this root warn of: a recrawl, a damaged `.watchmanconfig`.
     var warnings: String? {
-        let problem = state.withLock { $0.configurationProblem }
+        let (problem, unlistable) = state.withLock { ($0.configurationProblem, $0.unlistable) }
         let parts = [recrawlWarning, problem.map { "\($0); the configuration read before it is still used" }].compactMap { $0 }
+            + unlistable.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.value)
         return parts.isEmpty ? nil : parts.joined(separator: "\n")
     }
 }

@@ -38,10 +38,14 @@ extension Root {
         let keep = { (name: UnsafeBufferPointer<UInt8>) in
             shape.counts(name, in: directory.relative) && !(cookies && Cookies.serial(name) != nil)
         }
-        guard let listing = DirectoryListing.read(absolute(directory.relative), keep: keep) else { return [] }
+        guard let listing = DirectoryListing.read(absolute(directory.relative), keep: keep) else {
+            noteUnlistable(directory.relative, errno: errno)
+            return []
+        }
         let descends = !shape.isInsideVCS(directory.relative)
         var below: [(id: Int32, relative: [UInt8])] = []
         state.withLock { state in
+            state.unlistable[directory.relative] = nil
             state.table.advance(now: Int64(time(nil)))
             for entry in listing.entries {
                 listing.withName(entry) { name in
@@ -51,6 +55,15 @@ extension Root {
             }
         }
         return below
+    }
+
+    /// Remembers why the directory at `relative` could not be listed,
+    /// unless it is simply gone (a deletion, which the table records).
+    private func noteUnlistable(_ relative: [UInt8], errno code: Int32) {
+        guard code != ENOENT, code != ENOTDIR, code != ELOOP else { return }
+        let shown = String(decoding: absolute(relative), as: UTF8.self)
+        let reason = "opendir(\(shown)) -> \(String(cString: strerror(code))). Marking this portion of the tree deleted"
+        state.withLock { $0.unlistable[relative] = reason }
     }
 
     /// Crawls the whole tree again, marking what it no longer finds

@@ -45,6 +45,10 @@ final class Root: Sendable {
         var recrawlReason: String? = nil
         /// Why the `.watchmanconfig` now on disk is not used (the one before it is).
         var configurationProblem: String? = nil
+        /// Directories the last walk could not list (relative path to the
+        /// reason), reported as a warning until one lists again: what is
+        /// below them counts as deleted meanwhile, as watchman has it.
+        var unlistable: [[UInt8]: String] = [:]
         /// Polled subtrees (relative), where sync cookies are written too.
         var polled: Set<[UInt8]> = []
         /// When a command last used the root (Unix seconds), for reaping.

@@ -127,6 +127,10 @@ final class RootTable: Sendable {
             throw Self.unresolved(literal, "unable to lstat \"\(Self.text(path))\" \(String(cString: strerror(errno)))")
         }
         guard stat.type == .directory else { throw Self.unresolved(literal, "\(Self.text(path)) is not a directory") }
+        // A directory it may not list is no root: said as watchman says it.
+        let listable = open(Cookies.cPath(path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard listable >= 0 else { throw Self.unresolved(literal, "opendir(\(Self.text(path))) -> \(String(cString: strerror(errno)))") }
+        close(listable)
         try Self.checkFileSystem(path, literal, configuration)
         switch ConfigurationFiles.local(root: path) {
         case .success(let local): configuration.local = local

@@ -154,24 +154,6 @@ extension String {
     }
 }
 
-/// Runs `body` with spawn attributes that start the child with no signal
-/// blocked and each at its default (the test runner may block or ignore
-/// some), and `flags` besides (with `POSIX_SPAWN_SETPGROUP`: a group of its own).
-func withCleanSignals<Result>(flags: Int32, _ body: (inout posix_spawnattr_t) -> Result) -> Result {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    var all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setpgroup(&attributes, 0)
-    posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    return body(&attributes)
-}
-
 /// True while a process with this pid exists (and is not a zombie of ours).
 func isAlive(_ pid: pid_t) -> Bool {
     guard kill(pid, 0) == 0 else { return false }

@@ -17,24 +17,26 @@ import TestSupport
             symlink(RWatch.binDirectory + "/rwatch", scratch.file("bin/watchman"))
         }
 
-        /// Starts `watchman arguments…` (through the symlink) in the scratch directory.
-        func start(_ arguments: [String], stdin: Int32? = nil) -> RWatch {
+        /// Starts `watchman arguments…` (through the symlink) in the scratch
+        /// directory, with `environment` added, under `prefix` (`nice`).
+        func start(_ arguments: [String], stdin: Int32? = nil, environment: [String: String] = [:], prefix: [String] = []) -> RWatch {
             // The wrapper drops the rwatch path Support puts first and runs the symlink.
             RWatch(arguments, in: scratch.path,
-                   environment: ["XDG_RUNTIME_DIR": scratch.file("run"), "TMPDIR": scratch.file("tmp")],
-                   wrapper: ["/bin/sh", "-c", "shift; exec \"$0\" \"$@\"", scratch.file("bin/watchman")],
+                   environment: ["XDG_RUNTIME_DIR": scratch.file("run"), "TMPDIR": scratch.file("tmp")].merging(environment) { $1 },
+                   wrapper: prefix + ["/bin/sh", "-c", "shift; exec \"$0\" \"$@\"", scratch.file("bin/watchman")],
                    stdin: stdin, scratch: scratch)
         }
 
         /// Runs `watchman arguments…` to its end: its status and output.
-        func run(_ arguments: [String], stdin: String? = nil) -> (status: Int32?, stdout: String, stderr: String) {
+        func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                 prefix: [String] = []) -> (status: Int32?, stdout: String, stderr: String) {
             var descriptor: Int32?
             if let stdin {
                 scratch.write("stdin-\(arguments.count)", stdin)
                 descriptor = open(scratch.file("stdin-\(arguments.count)"), O_RDONLY | O_CLOEXEC)
             }
             defer { descriptor.map { _ = close($0) } }
-            let process = start(arguments, stdin: descriptor)
+            let process = start(arguments, stdin: descriptor, environment: environment, prefix: prefix)
             let status = process.waitForExit()
             if status == nil { process.interrupt() }
             return (status, process.stdout, process.stderr)
@@ -146,18 +148,6 @@ import TestSupport
         #expect(persistent.exitStatus() == nil)
     }
 
-    @Test func concurrentClientsStartOneService() {
-        let world = World()
-        defer { world.end() }
-        let clients = (0..<20).map { _ in world.start(["-U", world.sock, "--no-pretty", "get-pid"]) }
-        let statuses = clients.map { $0.waitForExit() }
-        #expect(statuses.allSatisfy { $0 == 0 }, "\(clients.map(\.stderr))")
-        let pids = Set(clients.map { Self.number("pid", in: $0.stdout) })
-        #expect(pids.count == 1)
-        let recorded = Int(Scratch.read(world.sock + ".pid").filter(\.isNumber))
-        #expect(pids == [recorded])
-    }
-
     @Test func staleSocketIsReplaced() {
         let world = World()
         defer { world.end() }
@@ -175,5 +165,68 @@ import TestSupport
         let result = world.run(["-U", world.sock, "--no-pretty", "get-pid"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.number("pid", in: result.stdout) != nil)
+    }
+
+    @Test func anUnknownCommandIsAJSONErrorOnStdoutEvenWhenPretty() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["-U", world.sock, "--pretty", "unknown-command"])
+        #expect(result.status == 1)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        #expect(result.stdout.contains("failed to validate command: unknown command unknown-command"))
+        #expect(result.stdout.contains("\n    \"error\""), "--pretty indents: \(result.stdout)")
+    }
+
+    @Test func aRelativeRootIsSentResolved() {
+        let world = World()
+        defer { world.end() }
+        let result = world.run(["-U", world.sock, "--no-pretty", "watch", "root"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(Self.string("watch", in: result.stdout) == world.scratch.file("root"))
+    }
+
+    /// A global configuration file naming `spawner` (a shell script's body).
+    private func siteSpawner(_ world: World, _ body: String) -> [String: String] {
+        world.scratch.write("spawner", "#!/bin/sh\n" + body)
+        chmod(world.scratch.file("spawner"), 0o755)
+        world.scratch.write("watchman.json", "{\"spawn_watchman_service\": \"\(world.scratch.file("spawner"))\"}")
+        return ["WATCHMAN_CONFIG_FILE": world.scratch.file("watchman.json")]
+    }
+
+    @Test func aFailingSiteSpawnerIsReportedAndNoSiteSpawnerStartsItHere() {
+        let world = World()
+        defer { world.end() }
+        let environment = siteSpawner(world, "echo 'failed to start'\nexit 3\n")
+        let failed = world.run(["-U", world.sock, "version"], environment: environment)
+        #expect(failed.status == 1 && failed.stdout.isEmpty)
+        #expect(failed.stderr.contains("failed to start\n"), "the spawner's own output reaches stderr")
+        #expect(failed.stderr.contains("spawner: exited with status 3"), "\(failed.stderr)")
+        let started = world.run(["-U", world.sock, "--no-site-spawner", "--no-pretty", "version"], environment: environment)
+        #expect(started.status == 0 && started.stdout.contains("\"version\""), "\(started.stderr)")
+    }
+
+    @Test func aSiteSpawnerStartsTheServiceWithWatchmansOptions() {
+        let world = World()
+        defer { world.end() }
+        let body = "printf '%s\\n' \"$@\" > \"$0.args\"\nexec \(world.scratch.file("bin/watchman")) --foreground \"$@\" </dev/null >/dev/null 2>&1 &\n"
+        let environment = siteSpawner(world, body)
+        let result = world.run(["-U", world.sock, "--no-pretty", "get-pid"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let arguments = Scratch.read(world.scratch.file("spawner.args")).split(separator: "\n")
+        #expect(arguments.contains("--unix-listener-path=\(world.sock)"[...]), "\(arguments)")
+        #expect(Self.number("pid", in: result.stdout) == Int(Scratch.read(world.sock + ".pid").filter(\.isNumber)))
+    }
+
+    @Test func aNicedServiceRefusesToStartAndSaysSo() {
+        let world = World()
+        defer { world.end() }
+        let refused = world.run(["-U", world.sock, "version"], prefix: ["nice", "-n", "5"])
+        #expect(refused.status == 1 && refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("refusing to start"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
+        world.scratch.write("watchman.json", "{\"min_acceptable_nice_value\": 5}")
+        let allowed = world.run(["-U", world.sock, "version"], environment: ["WATCHMAN_CONFIG_FILE": world.scratch.file("watchman.json")],
+                                prefix: ["nice", "-n", "5"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
     }
 }
