@@ -9,10 +9,15 @@ import WatchmanProtocol
 /// watchman's where its clients and tests look for them.
 public struct RootCommands: ServiceComponent {
     let roots: RootTable
+    /// How often idle roots are looked for and deleted entries aged out.
+    let housekeeping: Duration
 
-    /// `environment` names the global configuration (`WATCHMAN_CONFIG_FILE`).
-    public init(environment: [String: String] = ServiceConfiguration.processEnvironment) {
+    /// `environment` names the global configuration (`WATCHMAN_CONFIG_FILE`);
+    /// `housekeeping` is how often roots are looked after (tests shorten it).
+    public init(environment: [String: String] = ServiceConfiguration.processEnvironment,
+                housekeeping: Duration = .seconds(10)) {
         roots = RootTable(environment: environment)
+        self.housekeeping = housekeeping
     }
 
     public func register(in table: inout CommandTable) {
@@ -46,7 +51,7 @@ public struct RootCommands: ServiceComponent {
 
     public func serverStarted(_ server: WatchmanServer) {
         Self.tuneAllocator()
-        roots.startHousekeeping()
+        roots.startHousekeeping(every: housekeeping)
     }
 
     /// glibc's allocator, for a long-lived process whose tables grow in

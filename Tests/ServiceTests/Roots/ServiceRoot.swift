@@ -12,8 +12,8 @@ final class ServiceRoot {
     let encoding: WireEncoding
 
     init(environment: [String: String] = [:], encoding: WireEncoding = .json, queueLimit: Int? = nil,
-         statefile: String? = nil) throws {
-        let roots = RootCommands(environment: environment)
+         statefile: String? = nil, housekeeping: Duration = .seconds(10)) throws {
+        let roots = RootCommands(environment: environment, housekeeping: housekeeping)
         let subscriptions = SubscriptionCommands(roots)
         running = try RunningServer([TriggerCommands(subscriptions), subscriptions, roots], queueLimit: queueLimit, statefile: statefile)
         socket = running.connect()

@@ -141,6 +141,36 @@ import WatchmanProtocol
         #expect(results.last?["warning"]?.text?.contains("Recrawled this watch 1 time") == true)
     }
 
+    /// A removed git worktree: its root goes at once, and its subscribers
+    /// are told (`canceled`), as watchman tells them.
+    @Test func aDeletedRootIsDroppedAndItsSubscribersTold() throws {
+        let service = try ServiceRoot()
+        service.watch()
+        let client = subscriber(service)
+        #expect(client.call(["subscribe", .string(service.root), "gone", ["fields": ["name"]]])["subscribe"] == "gone")
+        service.tree.remove()
+        let cancelled = client.take { $0["subscription"] == "gone" && $0["canceled"] == .bool(true) }?.last
+        #expect(cancelled?["root"]?.text == service.root)
+        #expect(eventually { service.call(["watch-list"])["roots"] == [] })
+    }
+
+    /// `idle_reap_age_seconds`: a root no command used for that long is
+    /// let go, never one a subscription keeps. The kept root was used
+    /// first, so the pass that reaps the idle one found it idle as long.
+    @Test func anIdleRootIsReapedButNeverOneWithASubscription() throws {
+        let service = try ServiceRoot(housekeeping: .milliseconds(50))
+        let idle = TemporaryDirectory(prefix: "rwatch-idle")
+        defer { idle.remove() }
+        for tree in [service.tree, idle] { tree.write(".watchmanconfig", "{\"idle_reap_age_seconds\": 1}") }
+        service.watch()
+        let client = subscriber(service)
+        #expect(client.call(["subscribe", .string(service.root), "keeps", ["fields": ["name"]]])["subscribe"] == "keeps")
+        let idleRoot = String(cString: realpath(idle.path, nil))
+        #expect(service.call(["watch", .string(idleRoot)])["watch"]?.text == idleRoot)
+        #expect(eventually { !(service.call(["watch-list"])["roots"]?.elements ?? []).contains(.string(idleRoot)) })
+        #expect(service.call(["watch-list"])["roots"] == [.string(service.root)])
+    }
+
     @Test func deletingTheWatchCancelsEverySubscription() throws {
         let service = try ServiceRoot()
         service.watch()
