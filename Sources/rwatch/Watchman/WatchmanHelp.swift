@@ -11,15 +11,16 @@ enum WatchmanHelp {
         the socket, unless --no-spawn. See WATCHMAN COMMAND in rwatch(1).
 
         OPTIONS:
-          -U, --sockname, --unix-listener-path PATH
+          -U, -u, --sockname, --unix-listener-path PATH
                                   The socket (else WATCHMAN_SOCK, else the service's default).
           -j, --json-command      Read the request from stdin (JSON, or BSER).
           -p, --persistent        Stay connected; print every PDU that comes.
-          --no-pretty             Compact JSON (the default when stdout is not a terminal).
+          --pretty, --no-pretty   Indented or compact JSON (default: indented on a terminal).
           --output-encoding ENC   json, bser or bser-v2.
           --server-encoding ENC   json, bser or bser-v2.
           --no-spawn              Never start the service.
           --no-local              Accepted: nothing is answered without the service.
+          -S, --no-site-spawner   Start the service here, not with spawn_watchman_service.
           -o, --logfile PATH      For a service started here (default SOCK.log).
           --statefile PATH        For a service started here (default SOCK.state).
           -n, --no-save-state     A service started here keeps no state file.

@@ -36,17 +36,18 @@ import TestSupport
     static let clients: [String: Client] = [
         "python3 -c 'import pywatchman; print(pywatchman.client().query(\"version\"))'": .pywatchman,
         "watchman --no-spawn -U \"$WATCHMAN_SOCK\" get-pid": .watchman,
-        // git's fsmonitor hook through rwatch's own watchman command, set
-        // up in the scratch HOME's ~/bin and the scratch project's .git.
-        #"mkdir -p ~/bin && ln -sf "$(command -v rwatch)" ~/bin/watchman && export PATH=~/bin:$PATH"#: .hook,
+        // rwatch's own watchman command (the project's bin has the link
+        // rwatch-watchman installs), and git's fsmonitor hook through it,
+        // set up in the scratch project's .git.
+        "watchman version": .hook,
         "cp /usr/share/git-core/templates/hooks/fsmonitor-watchman.sample .git/hooks/query-watchman": .hook,
         "git config core.fsmonitor .git/hooks/query-watchman": .hook,
         "git status": .hook,
     ]
 
     /// A client of `rwatch serve` that a doc's command needs: pywatchman,
-    /// Debian's watchman CLI, or git's fsmonitor hook (which needs only git,
-    /// and rwatch as its `watchman`).
+    /// a `watchman` command line, or rwatch's own `watchman` (git's
+    /// fsmonitor hook needs only git besides).
     enum Client { case pywatchman, watchman, hook }
 
     /// Runs pywatchman commands only where it is installed, as ServeClientTests.
@@ -189,6 +190,8 @@ import TestSupport
                 writeScript("bin/python3", "#!/bin/sh\nexec '\(String(cString: python))' \"$@\"\n")
             }
             symlink(RWatch.binDirectory + "/rwatch", scratch.file("bin/rwatch"))
+            // What rwatch-watchman installs: `watchman` is rwatch.
+            symlink(RWatch.binDirectory + "/rwatch", scratch.file("bin/watchman"))
             for server in ["server", "target/debug/server"] {
                 writeScript("project/\(server)", "#!/bin/sh\n" + record + "exit 0\n")
             }
@@ -293,6 +296,11 @@ import TestSupport
             for shell in background {
                 shell.interruptGroup()
                 #expect(!shell.stderr.contains("error:"), "\(name): a background command failed:\n\(shell.stderr)")
+            }
+            // A service a `watchman` command started on demand.
+            if let pid = pid_t(Scratch.read(project.sock + ".pid").filter(\.isNumber)), pid > 0 {
+                kill(pid, SIGTERM)
+                _ = eventually { !isAlive(pid) }
             }
         }
         for command in Self.commands(inBlock: block) {
