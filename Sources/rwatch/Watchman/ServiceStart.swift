@@ -21,9 +21,9 @@ struct ServiceStart {
     var statefile: FilePath?
     var pidfile: FilePath
     var logLevel: String?
-    /// A site's own program that starts the service instead
-    /// (`spawn_watchman_service`, unless `--no-site-spawner`).
-    var siteSpawner: [UInt8]?
+    /// Start the service here even when the global configuration names a
+    /// site spawner (`--no-site-spawner`).
+    var noSiteSpawner = false
     /// How long the started service has to answer.
     var timeout: Duration = .seconds(20)
 
@@ -38,13 +38,7 @@ struct ServiceStart {
         statefile = arguments.noSaveState ? nil : arguments.statefile ?? beside(".state")
         pidfile = arguments.pidfile ?? beside(".pid")
         logLevel = arguments.logLevel
-    }
-
-    /// The start `arguments` ask for, with the global configuration's site
-    /// spawner unless they say `--no-site-spawner`.
-    init(sockname: FilePath, arguments: WatchmanArguments, settings: GlobalSettings) {
-        self.init(sockname: sockname, arguments: arguments)
-        if !arguments.noSiteSpawner { siteSpawner = settings.siteSpawner }
+        noSiteSpawner = arguments.noSiteSpawner
     }
 
     /// `rwatch serve`'s arguments for this start (after the program name).
@@ -97,9 +91,19 @@ struct ServiceStart {
         case .failure(.failed(let code)): throw .unreachable(sockname, code)
         case .failure(.foreignPeer): throw .foreign(sockname)
         }
-        // A site spawner is waited for; the service it starts is not ours to watch.
+        // A site spawner (`spawn_watchman_service` in the global
+        // configuration, read only now that a start is due) is waited for;
+        // the service it starts is not ours to watch.
+        let settings: GlobalSettings
+        do { settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment) } catch {
+            throw .cannotStart(error.description)
+        }
         var child: pid_t? = nil
-        if let siteSpawner { try runSiteSpawner(siteSpawner) } else { child = try spawn(in: directory) }
+        if let siteSpawner = noSiteSpawner ? nil : settings.siteSpawner {
+            try runSiteSpawner(siteSpawner)
+        } else {
+            child = try spawn(in: directory)
+        }
         let deadline = ContinuousClock.now + timeout
         while true {
             if case .success(let connection) = ServiceConnection.open(sockname) { return connection }

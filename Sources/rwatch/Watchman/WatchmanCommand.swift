@@ -52,14 +52,7 @@ enum WatchmanCommand {
         var arguments = arguments
         let request = WatchmanArguments.resolvingRoot(try self.request(&arguments))
         let sockname = arguments.sockname ?? ServiceLocation.socketForWatches()
-        var start: ServiceStart? = nil
-        if !arguments.noSpawn {
-            let settings: GlobalSettings
-            do { settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment) } catch {
-                throw .cannotStart(error.description)
-            }
-            start = ServiceStart(sockname: sockname, arguments: arguments, settings: settings)
-        }
+        let start = arguments.noSpawn ? nil : ServiceStart(sockname: sockname, arguments: arguments)
         let connection = try ServiceStart.connect(sockname, start: start)
         defer { connection.close() }
         let output = WatchmanOutput(encoding: arguments.outputEncoding ?? .json,
