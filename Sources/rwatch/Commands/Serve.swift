@@ -54,6 +54,11 @@ struct Serve: ParsableCommand {
     @Option(help: .hidden)
     var namedPipePath: String?
 
+    /// A descriptor to write one byte to once the service listens: how the
+    /// `watchman` command that started it learns it may connect.
+    @Option(help: .hidden)
+    var readyFd: Int32?
+
     func validate() throws {
         if let logLevel, !(0...2).contains(logLevel) {
             throw ValidationError("--log-level takes 0 (off), 1 (errors) or 2 (debug), not \(logLevel)")
@@ -76,8 +81,14 @@ struct Serve: ParsableCommand {
         // there too: it then holds no pipe of whoever started it (a
         // `watchman` command or a site spawner reads to end of file), and
         // a trigger's output without a file of its own joins the log.
-        let ready: @Sendable () -> Void = { [logfile = configuration.logfile] in
+        if let readyFd { _ = fcntl(readyFd, F_SETFD, FD_CLOEXEC) }  // no child of the service inherits it
+        let ready: @Sendable () -> Void = { [logfile = configuration.logfile, readyFd] in
             if let logfile { Self.sendStandardOutput(to: logfile) }
+            if let readyFd {
+                var byte = UInt8(ascii: "\n")
+                _ = write(readyFd, &byte, 1)
+                close(readyFd)
+            }
         }
         switch try server.serve(ready: ready) {
         case .alreadyRunning(let pid):

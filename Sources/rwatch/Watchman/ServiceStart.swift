@@ -99,12 +99,15 @@ struct ServiceStart {
             throw .cannotStart(error.description)
         }
         var child: pid_t? = nil
+        let deadline = ContinuousClock.now + timeout
         if let siteSpawner = noSiteSpawner ? nil : settings.siteSpawner {
             try runSiteSpawner(siteSpawner)
         } else {
-            child = try spawn(in: directory)
+            let started = try spawn(in: directory)
+            child = started.pid
+            Self.waitForReady(started.ready, until: deadline)
+            close(started.ready)
         }
-        let deadline = ContinuousClock.now + timeout
         while true {
             if case .success(let connection) = ServiceConnection.open(sockname) { return connection }
             var status: Int32 = 0
@@ -114,7 +117,25 @@ struct ServiceStart {
             guard ContinuousClock.now < deadline else {
                 throw .cannotStart("the service did not answer on \(Quoted.escaped(sockname)) within \(timeout); see \(Quoted.escaped(logfile))")
             }
-            usleep(5_000)  // polling the socket: the service tells no one when it listens
+            usleep(5_000)  // a site spawner's service tells no one when it listens
+        }
+    }
+
+    /// Waits until the service we started says it listens (a byte on its
+    /// readiness pipe), or ends (end of file: it exited, or found another
+    /// service answering), or the deadline passes.
+    private static func waitForReady(_ fd: Int32, until deadline: ContinuousClock.Instant) {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let milliseconds = Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1, 60_000))
+            let ready = poll(&entry, 1, milliseconds)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
+            var byte: UInt8 = 0
+            _ = read(fd, &byte, 1)
+            return
         }
     }
 
@@ -123,7 +144,13 @@ struct ServiceStart {
     /// `directory`, with stdin from /dev/null and stdout and stderr
     /// appended to the log file. Not `ProcessLauncher`: its children are
     /// rwatch's to supervise and stop, and this one must outlive rwatch.
-    private func spawn(in directory: FilePath) throws(WatchmanFailure) -> pid_t {
+    /// The service writes a byte on descriptor 3 (`--ready-fd`) once it
+    /// listens: returned is the pipe's other end, to wait on instead of
+    /// polling the socket.
+    private func spawn(in directory: FilePath) throws(WatchmanFailure) -> (pid: pid_t, ready: Int32) {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipeEnds.withUnsafeMutableBufferPointer({ CGlibcShims_pipe2($0.baseAddress!, O_CLOEXEC) }) == 0 else { throw .cannotStart("cannot make a pipe: \(Errno(rawValue: errno))") }
+        defer { close(pipeEnds[1]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -133,14 +160,18 @@ struct ServiceStart {
         if CGlibcShims_has_addchdir() != 0 {
             directory.withPlatformString { _ = CGlibcShims_posix_spawn_file_actions_addchdir_np(&actions, $0) }
         }
-        if CGlibcShims_has_addclosefrom() != 0 { _ = CGlibcShims_posix_spawn_file_actions_addclosefrom_np(&actions, 3) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 3)
+        if CGlibcShims_has_addclosefrom() != 0 { _ = CGlibcShims_posix_spawn_file_actions_addclosefrom_np(&actions, 4) }
         var pid: pid_t = 0
-        let argv = [Array("rwatch".utf8)] + serveArguments
+        let argv = [Array("rwatch".utf8)] + serveArguments + [Array("--ready-fd".utf8), Array("3".utf8)]
         let result = Self.withCleanSignals(flags: Self.spawnSetsid) { attributes in
             CStrings.with(argv) { arguments in posix_spawn(&pid, "/proc/self/exe", &actions, attributes, arguments, environ) }
         }
-        guard result == 0 else { throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))") }
-        return pid
+        guard result == 0 else {
+            close(pipeEnds[0])
+            throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))")
+        }
+        return (pid, pipeEnds[0])
     }
 
     /// Runs `body` with spawn attributes that start a child with no signal
