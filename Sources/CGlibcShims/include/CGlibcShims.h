@@ -7,6 +7,7 @@
 #include <spawn.h>
 #include <stddef.h>
 #include <malloc.h>
+#include <sys/xattr.h>  // setxattr(2), fsetxattr(2): Swift's Glibc module leaves them out
 
 /// pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically.
 int CGlibcShims_pipe2(int fds[_Nonnull 2], int flags);

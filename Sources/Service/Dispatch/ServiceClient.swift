@@ -48,9 +48,10 @@ public final class ServiceClient: Sendable {
 
     /// Whether this client may change the service: add or delete watches,
     /// register triggers, assert states, shut it down. Others may only look
-    /// (watchman's rule for peers that are not its owner). The socket
-    /// serves only the service's own user, so every client starts as owner;
-    /// `debug-drop-privs` gives that up, to try what others may do.
+    /// (watchman's rule for peers that are not its owner). A client of
+    /// the service's own user starts as owner (another user's, admitted by
+    /// `sock_access`, never is); `debug-drop-privs` gives that up, to try
+    /// what others may do.
     public var isOwner: Bool { owner.load(ordering: .acquiring) }
 
     /// Makes this client one that may only look, for the rest of its

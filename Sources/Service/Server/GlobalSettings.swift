@@ -13,19 +13,25 @@ public struct GlobalSettings: Sendable, Equatable {
     /// `min_acceptable_nice_value` (default 0): the service refuses to start
     /// at a nice value above it.
     public var lowestPriority: Int64 = 0
+    /// `sock_group`, `sock_access`, `secondary_sock_group`: who besides
+    /// the owner may reach the socket, and the modes that follow.
+    public var socketAccess = SocketAccess()
 
-    public init(siteSpawner: [UInt8]? = nil, lowestPriority: Int64 = 0) {
+    public init(siteSpawner: [UInt8]? = nil, lowestPriority: Int64 = 0, socketAccess: SocketAccess = SocketAccess()) {
         self.siteSpawner = siteSpawner
         self.lowestPriority = lowestPriority
+        self.socketAccess = socketAccess
     }
 
     /// The settings in the file `environment` names; the defaults when it
-    /// names none. A damaged file is an error naming it.
+    /// names none. A damaged file, a bad value or an unknown group is an
+    /// error naming it.
     public static func read(environment: [String: String]) throws(ServeError) -> GlobalSettings {
         switch ConfigurationFiles.global(environment: environment) {
         case .failure(let problem): throw ServeError(problem.description)
         case .success(let (value, _)):
-            var settings = GlobalSettings(lowestPriority: value["min_acceptable_nice_value"]?.integer ?? 0)
+            var settings = GlobalSettings(lowestPriority: value["min_acceptable_nice_value"]?.integer ?? 0,
+                                          socketAccess: try SocketAccess.read(value))
             if let spawner = value["spawn_watchman_service"]?.stringBytes, !spawner.isEmpty { settings.siteSpawner = spawner }
             return settings
         }

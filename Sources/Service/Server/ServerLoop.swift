@@ -116,12 +116,17 @@ struct ServerLoop {
                 }
                 return
             }
-            // Only this user is served: anyone else is closed on at once.
-            guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else {
+            // This user is served; another only when the configuration
+            // opened the socket to them (`sock_access`, `secondary_sock_group`),
+            // and then as a client that may only look. Anyone else is
+            // closed on at once.
+            guard let peer = UnixSocket.peer(of: fd),
+                  peer.uid == geteuid() || server.configuration.socketAccess.admitsOtherUsers else {
                 close(fd)
                 continue
             }
             let client = server.makeClient(peer: peer, socket: fd)
+            if peer.uid != geteuid() { client.dropPrivileges() }
             let machine = ConnectionMachine(maximumLength: server.configuration.maximumRequestLength, version: server.configuration.version)
             connections[client.id] = Connection(fd: fd, client: client, machine: machine)
         }

@@ -24,6 +24,9 @@ public struct ServiceConfiguration: Sendable {
     public var clientQueueLimit = 16 << 20
     /// The longest request PDU accepted, in bytes.
     public var maximumRequestLength = 16 << 20
+    /// Who besides the owner may reach the socket (`GlobalSettings`):
+    /// the socket's mode, group and ACL, and whether other users are served.
+    public var socketAccess = SocketAccess()
 
     public init(sockname: FilePath, logfile: FilePath? = nil, statefile: FilePath? = nil, pidfile: FilePath? = nil) {
         self.sockname = sockname

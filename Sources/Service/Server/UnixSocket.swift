@@ -19,14 +19,16 @@ enum UnixSocket {
     /// written there, so a client that reaches the socket finds it).
     /// `privateDirectory`: the directory is
     /// rwatch's own default, created 0700 and refused unless it is a real
-    /// directory owned by this user that no one else may enter. Otherwise
+    /// directory owned by this user that no one else may enter (beyond
+    /// what `access` allows). `access` gives the directory (when private)
+    /// and the socket their modes, group and ACL. Otherwise
     /// missing directories are created 0700 and the directory is refused
     /// when others may write to it without the sticky bit (they could
     /// replace the socket). The check, the probe and the bind happen under
     /// a lock on the directory, so two services starting at once cannot
     /// both take the path.
     static func open(
-        _ path: FilePath, privateDirectory: Bool, beforeListening: () throws(ServeError) -> Void = {}
+        _ path: FilePath, privateDirectory: Bool, access: SocketAccess = SocketAccess(), beforeListening: () throws(ServeError) -> Void = {}
     ) throws(ServeError) -> Opened {
         guard path.isAbsolute else { throw ServeError("the socket path \(Quoted.escaped(path)) is not absolute") }
         let pathBytes = path.bytes
@@ -34,7 +36,7 @@ enum UnixSocket {
             throw ServeError("the socket path \(Quoted.escaped(path)) is too long (\(pathBytes.count) bytes; a Unix socket allows 107)")
         }
         let directory = path.removingLastComponent()
-        try prepare(directory, privately: privateDirectory)
+        try prepare(directory, privately: privateDirectory, access: access)
         let lock = directory.withPlatformString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
         guard lock >= 0 else { throw .system("cannot open \(Quoted.escaped(directory))", errno) }
         defer { close(lock) }
@@ -47,8 +49,9 @@ enum UnixSocket {
             }
             _ = path.withPlatformString { unlink($0) }  // a stale socket: no service answers on it
         }
-        let fd = try bind(path)
+        let fd = try bind(path, mode: access.socketMode)
         do {
+            try access.settleSocket(path)
             try beforeListening()
         } catch {
             close(fd)
@@ -64,22 +67,20 @@ enum UnixSocket {
         return .listening(fd)
     }
 
-    private static func prepare(_ directory: FilePath, privately: Bool) throws(ServeError) {
+    private static func prepare(_ directory: FilePath, privately: Bool, access: SocketAccess) throws(ServeError) {
         if directory.withPlatformString({ mkdir($0, 0o700) }) != 0 && errno == ENOENT {
-            try prepare(directory.removingLastComponent(), privately: false)
+            try prepare(directory.removingLastComponent(), privately: false, access: SocketAccess())
             _ = directory.withPlatformString { mkdir($0, 0o700) }
         }
+        // rwatch's own directory must be a real one; a directory named on
+        // the command line (a state directory) may be reached by a link.
         var status = stat()
-        guard directory.withPlatformString({ lstat($0, &status) }) == 0 else { throw .system("cannot use \(Quoted.escaped(directory))", errno) }
+        let found = directory.withPlatformString { privately ? lstat($0, &status) : stat($0, &status) }
+        guard found == 0 else { throw .system("cannot use \(Quoted.escaped(directory))", errno) }
         guard status.st_mode & S_IFMT == S_IFDIR else { throw ServeError("\(Quoted.escaped(directory)) is not a directory") }
         let mode = status.st_mode & 0o7777
         if privately {
-            guard status.st_uid == geteuid() else {
-                throw ServeError("\(Quoted.escaped(directory)) belongs to uid \(status.st_uid), not to this user (uid \(geteuid())): refusing to serve from it")
-            }
-            guard mode & 0o077 == 0 else {
-                throw ServeError("\(Quoted.escaped(directory)) is open to other users (mode \(String(mode, radix: 8))): run chmod 700 on it")
-            }
+            try access.prepareStateDirectory(directory, strict: true)
         } else if mode & 0o022 != 0 && mode & S_ISVTX == 0 {
             throw ServeError("\(Quoted.escaped(directory)) is writable by other users (mode \(String(mode, radix: 8))): choose another socket path")
         }
@@ -107,15 +108,16 @@ enum UnixSocket {
         return 0
     }
 
-    private static func bind(_ path: FilePath) throws(ServeError) -> Int32 {
+    private static func bind(_ path: FilePath, mode: mode_t) throws(ServeError) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw .system("socket", errno) }
-        // Created 0600 from the start: no moment where others may connect.
+        // Created with its mode (0600 unless `sock_access` says more) from
+        // the start: no moment where others may connect.
         // Linux gives the socket file the mode of the socket's inode (less
         // the umask), so the mode is set on the descriptor before `bind`;
         // never through `umask`, which is the whole process's: a thread
         // spawning a child meanwhile would hand it 0177.
-        guard fchmod(fd, 0o600) == 0 else {
+        guard fchmod(fd, mode) == 0 else {
             let error = errno
             close(fd)
             throw .system("cannot set the mode of the socket for \(Quoted.escaped(path))", error)
@@ -126,7 +128,6 @@ enum UnixSocket {
             close(fd)
             throw .system("cannot listen on \(Quoted.escaped(path))", bindError)
         }
-        _ = path.withPlatformString { chmod($0, 0o600) }
         return fd
     }
 

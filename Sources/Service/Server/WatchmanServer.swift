@@ -83,8 +83,16 @@ public final class WatchmanServer: Sendable {
     public func serve(ready: @Sendable () -> Void = {}) throws(ServeError) -> Outcome {
         let privately = ServiceConfiguration.isDefault(configuration.sockname)
         let listener: Int32
-        let opened = try UnixSocket.open(configuration.sockname, privateDirectory: privately) { () throws(ServeError) in
-            if let pidfile = configuration.pidfile { try writePidfile(pidfile) }
+        let opened: UnixSocket.Opened
+        do {
+            opened = try UnixSocket.open(configuration.sockname, privateDirectory: privately,
+                                         access: configuration.socketAccess) { () throws(ServeError) in
+                if let pidfile = configuration.pidfile { try writePidfile(pidfile) }
+            }
+        } catch {
+            // The log file too (stderr is the caller's to report on).
+            if configuration.logfile != nil { log.log(.error, "rwatch serve: \(error.description)") }
+            throw error
         }
         switch opened {
         case .alreadyRunning(let pid): return .alreadyRunning(pid: pid)

@@ -47,7 +47,7 @@ struct Serve: ParsableCommand {
     @Flag(help: "Accepted for watchman's command line: the service always runs in the foreground.")
     var foreground = false
 
-    @Option(help: ArgumentHelp("Put the socket, log, state and pid files in DIR/USER-state (made 0700), unless given.",
+    @Option(help: ArgumentHelp("Put the socket, log, state and pid files in DIR/USER-state (made 0700, or as sock_access says), unless given.",
                                valueName: "dir"), completion: .directory)
     var testStateDir: String?
 
@@ -66,12 +66,13 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let configuration = try serviceConfiguration()
+        let settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment)
+        var configuration = try serviceConfiguration(access: settings.socketAccess)
+        configuration.socketAccess = settings.socketAccess
         if printSockname {
             Terminal.output(Quoted.escaped(configuration.sockname), prefix: "", toStandardError: false)
             return
         }
-        let settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment)
         if let refusal = settings.refusal(nice: GlobalSettings.currentNice) { throw RWatchError(refusal) }
         let server = try WatchmanServer(configuration: configuration)
         // A stop signal asks the service to stop; it ends the way
@@ -110,11 +111,11 @@ struct Serve: ParsableCommand {
         close(fd)
     }
 
-    private func serviceConfiguration() throws -> ServiceConfiguration {
+    private func serviceConfiguration(access: SocketAccess) throws -> ServiceConfiguration {
         func path(_ value: String?) -> FilePath? {
             value.flatMap { RawArguments.paths([$0]).first }.map { FileSystem.absolute($0) }
         }
-        let stateDirectory = try stateDirectory()
+        let stateDirectory = try stateDirectory(access: access)
         func inState(_ name: String) -> FilePath? { stateDirectory.map { $0.appending(name) } }
         var configuration = ServiceConfiguration(
             sockname: path(sockname) ?? inState("sock") ?? ServiceConfiguration.defaultSockname(),
@@ -129,17 +130,14 @@ struct Serve: ParsableCommand {
         return configuration
     }
 
-    /// `--test-state-dir DIR`: `DIR/USER-state`, made private (watchman's layout).
-    private func stateDirectory() throws -> FilePath? {
+    /// `--test-state-dir DIR`: `DIR/USER-state` (watchman's layout), made
+    /// or brought to the modes and group `access` asks for.
+    private func stateDirectory(access: SocketAccess) throws -> FilePath? {
         guard let testStateDir else { return nil }
-        // The password database's name, as watchman and its test harness use.
-        let user = getpwuid(geteuid())?.pointee.pw_name.map { String(cString: $0) } ?? "\(geteuid())"
         // As typed (bytes), like the other paths.
         let given = RawArguments.paths([testStateDir]).first ?? FilePath(testStateDir)
-        let directory = FileSystem.absolute(given).appending("\(user)-state")
-        if directory.withPlatformString({ mkdir($0, 0o700) }) != 0, errno != EEXIST {
-            throw RWatchError("cannot make \(Quoted.escaped(directory.string)): \(Errno(rawValue: errno))")
-        }
+        let directory = StateDirectory.path(under: FileSystem.absolute(given))
+        try access.prepareStateDirectory(directory)
         return directory
     }
 }

@@ -39,6 +39,8 @@ struct WatchmanArguments: Equatable {
     var pidfile: FilePath?
     var logLevel: String?
     var noSaveState = false
+    /// `--test-state-dir DIR`: the service's files in `DIR/USER-state`.
+    var testStateDir: FilePath?
     var foreground = false
     var version = false
     var help = false
@@ -111,6 +113,7 @@ struct WatchmanArguments: Equatable {
         case "--pidfile": pidfile = try path()
         case "--log-level": logLevel = String(decoding: try value(), as: UTF8.self)
         case "-n", "--no-save-state": noSaveState = true
+        case "--test-state-dir": testStateDir = try path()
         case "-f", "--foreground": foreground = true
         case "-v", "--version": version = true
         case "-h", "--help": help = true

@@ -51,7 +51,7 @@ enum WatchmanCommand {
     private static func run(_ arguments: WatchmanArguments) throws(WatchmanFailure) -> Bool {
         var arguments = arguments
         let request = WatchmanArguments.resolvingRoot(try self.request(&arguments))
-        let sockname = arguments.sockname ?? ServiceLocation.socketForWatches()
+        let sockname = try socket(arguments)
         let start = arguments.noSpawn ? nil : ServiceStart(sockname: sockname, arguments: arguments)
         let connection = try ServiceStart.connect(sockname, start: start)
         defer { connection.close() }
@@ -99,11 +99,26 @@ enum WatchmanCommand {
         do { return try BSER.decode(input).0 } catch { throw .connection("stdin holds no BSER request: \(error)") }
     }
 
+    /// The socket the request goes to: `--sockname`, else the one in the
+    /// `--test-state-dir` (whose modes are brought to what the global
+    /// configuration asks for, as the service does), else the default.
+    private static func socket(_ arguments: WatchmanArguments) throws(WatchmanFailure) -> FilePath {
+        if let sockname = arguments.sockname { return sockname }
+        guard let parent = arguments.testStateDir else { return ServiceLocation.socketForWatches() }
+        let directory = StateDirectory.path(under: parent)
+        do {
+            let settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment)
+            try settings.socketAccess.prepareStateDirectory(directory)
+        } catch {
+            throw .cannotStart(error.description)
+        }
+        return directory.appending("sock")
+    }
+
     /// `--foreground`: runs `rwatch serve` itself with the server options.
     private static func runService(_ arguments: WatchmanArguments) -> Never {
         ProcessSupervisor.takeOverSignals()  // as rwatch's main does, before any thread
-        let sockname = arguments.sockname ?? ServiceLocation.socketForWatches()
-        var words = ServiceStart(sockname: sockname, arguments: arguments).serveArguments.map { String(decoding: $0, as: UTF8.self) }
+        var words = serveWords(arguments)
         if arguments.logfile == nil, let index = words.firstIndex(of: "--logfile") { words.removeSubrange(index...index + 1) }
         do {
             let serve = try Serve.parse(Array(words.dropFirst()))
@@ -112,5 +127,20 @@ enum WatchmanCommand {
             Terminal.error("\(error)")
         }
         exit(1)
+    }
+
+    /// `rwatch serve`'s words for `--foreground`: with `--test-state-dir`,
+    /// that directory and only the files named on the command line (the
+    /// rest go in it, as watchman puts them).
+    private static func serveWords(_ arguments: WatchmanArguments) -> [String] {
+        let sockname = arguments.sockname ?? ServiceLocation.socketForWatches()
+        let words = ServiceStart(sockname: sockname, arguments: arguments).serveArguments.map { String(decoding: $0, as: UTF8.self) }
+        guard let parent = arguments.testStateDir else { return words }
+        var given = ["serve", "--test-state-dir", parent.string]
+        let named: [(String, FilePath?)] = [("--sockname", arguments.sockname), ("--logfile", arguments.logfile),
+                                            ("--pidfile", arguments.pidfile), ("--statefile", arguments.statefile)]
+        for (option, path) in named { if let path { given += [option, path.string] } }
+        if let level = arguments.logLevel { given += ["--log-level", level] }
+        return given
     }
 }

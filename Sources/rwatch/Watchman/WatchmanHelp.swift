@@ -27,6 +27,7 @@ enum WatchmanHelp {
           --pidfile PATH          For a service started here (default SOCK.pid).
           --log-level LEVEL       For a service started here: 0, 1 or 2.
           -f, --foreground        Run the service itself, in the foreground.
+          --test-state-dir DIR    The service's files in DIR/USER-state (watchman's tests).
           -v, --version           Print the version and exit.
           -h, --help              Print this help and exit.
         """

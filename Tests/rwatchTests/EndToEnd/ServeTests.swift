@@ -62,7 +62,7 @@ import WatchmanProtocol
         let inState = RWatch(["serve", "--foreground", "--test-state-dir", stateDirectory], in: scratch.path, scratch: scratch)
         let user = String(cString: getpwuid(geteuid())!.pointee.pw_name)
         #expect(eventually { WatchmanSocket("\(stateDirectory)/\(user)-state/sock") != nil })
-        #expect(mode("\(stateDirectory)/\(user)-state") == 0o700)
+        #expect(mode("\(stateDirectory)/\(user)-state") == 0o700 | S_ISGID)
         #expect(inState.interrupt() == 0)
     }
 

@@ -16,6 +16,12 @@ import WatchmanProtocol
                                           .object([("since", .string("c:1"))]), .int(12), .bool(true)]))
     }
 
+    @Test func testStateDirIsTakenInBothSpellings() throws {
+        #expect(try parse(["--foreground", "--test-state-dir=/t/inst"]).testStateDir == FilePath("/t/inst"))
+        let parsed = try parse(["--test-state-dir", "/t/inst", "get-sockname"])
+        #expect(parsed.testStateDir == FilePath("/t/inst") && parsed.words == [Array("get-sockname".utf8)])
+    }
+
     @Test func theCommandNameIsAlwaysAString() throws {
         #expect(try parse(["12"]).request == .array([.string("12")]))
     }
