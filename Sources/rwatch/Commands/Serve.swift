@@ -66,23 +66,28 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment)
-        var configuration = try serviceConfiguration(access: settings.socketAccess)
-        configuration.socketAccess = settings.socketAccess
+        // Where the socket is does not depend on the global configuration:
+        // a damaged file does not stop `--print-sockname` (the service then
+        // refuses to start, saying why).
+        let read = Result { () throws(ServeError) in try GlobalSettings.read(environment: ServiceConfiguration.processEnvironment) }
         if printSockname {
-            Terminal.output(Quoted.escaped(configuration.sockname), prefix: "", toStandardError: false)
+            let access = (try? read.get())?.socketAccess ?? SocketAccess()
+            Terminal.output(Quoted.escaped(try serviceConfiguration(access: access).sockname), prefix: "", toStandardError: false)
             return
         }
+        let settings = try read.get()
+        var configuration = try serviceConfiguration(access: settings.socketAccess)
+        configuration.socketAccess = settings.socketAccess
         if let refusal = settings.refusal(nice: GlobalSettings.currentNice) { throw RWatchError(refusal) }
         let server = try WatchmanServer(configuration: configuration)
         // A stop signal asks the service to stop; it ends the way
         // shutdown-server ends it.
         ProcessSupervisor.handOverStopSignals { _, _ in server.requestShutdown() }
+        if let readyFd { _ = fcntl(readyFd, F_SETFD, FD_CLOEXEC) }  // no child of the service inherits it
         // Once listening, with a log file, the service's own output goes
         // there too: it then holds no pipe of whoever started it (a
         // `watchman` command or a site spawner reads to end of file), and
         // a trigger's output without a file of its own joins the log.
-        if let readyFd { _ = fcntl(readyFd, F_SETFD, FD_CLOEXEC) }  // no child of the service inherits it
         let ready: @Sendable () -> Void = { [logfile = configuration.logfile, readyFd] in
             if let logfile { Self.sendStandardOutput(to: logfile) }
             if let readyFd {

@@ -149,7 +149,8 @@ struct ServiceStart {
     /// polling the socket.
     private func spawn(in directory: FilePath) throws(WatchmanFailure) -> (pid: pid_t, ready: Int32) {
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipeEnds.withUnsafeMutableBufferPointer({ CGlibcShims_pipe2($0.baseAddress!, O_CLOEXEC) }) == 0 else { throw .cannotStart("cannot make a pipe: \(Errno(rawValue: errno))") }
+        let made = pipeEnds.withUnsafeMutableBufferPointer { CGlibcShims_pipe2($0.baseAddress!, O_CLOEXEC) }
+        guard made == 0 else { throw .cannotStart("cannot make a pipe: \(Errno(rawValue: errno))") }
         defer { close(pipeEnds[1]) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

@@ -102,6 +102,21 @@ import WatchmanProtocol
         #expect(server.interrupt() == 0)
     }
 
+    /// A damaged global configuration stops the service's start with one
+    /// line naming the file, never `--print-sockname` (the socket's place
+    /// does not depend on it).
+    @Test func aDamagedGlobalConfigurationRefusesTheStartButNotPrintSockname() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("watchman.json", "{\"sock_access\": ")
+        let environment = ["XDG_RUNTIME_DIR": scratch.path, "WATCHMAN_CONFIG_FILE": scratch.file("watchman.json")]
+        let printed = RWatch.run(["serve", "--print-sockname"], in: scratch.path, environment: environment, scratch: scratch)
+        #expect(printed.status == 0 && printed.stdout == scratch.file("rwatch/sock") + "\n", "\(printed.stderr)")
+        let refused = RWatch.run(["serve"], in: scratch.path, environment: environment, scratch: scratch)
+        #expect(refused.status == 2 && refused.stderr.contains("failed to parse json from \(scratch.file("watchman.json"))"))
+        #expect(refused.stderr.split(separator: "\n").count == 1, "\(refused.stderr)")
+    }
+
     /// The default socket's directory is taken from `XDG_RUNTIME_DIR` as
     /// bytes: a name that is not UTF-8 is used as it is, not mended.
     @Test func aRuntimeDirectoryWhoseNameIsNotUTF8IsUsedAsItIs() {
