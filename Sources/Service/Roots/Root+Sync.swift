@@ -41,7 +41,18 @@ extension Root {
             throw QueryError(Self.syncTimedOut(timeout))
         }
         if let reason = unavailableReason { throw QueryError(reason) }
+        // The watcher's news of a removed root reaches the worker a moment
+        // after the drain: the sync must not answer for a tree that is gone.
+        if directoryIsGone { throw QueryError("root dir was removed") }
         if written.isEmpty { advanceClock() }
+    }
+
+    /// Whether the root's directory is gone (removed, or replaced by what
+    /// is not a directory): one `lstat`, cheaper than any answer.
+    var directoryIsGone: Bool {
+        var info = stat()
+        guard lstat(Cookies.cPath(path), &info) == 0 else { return errno == ENOENT || errno == ENOTDIR }
+        return info.st_mode & S_IFMT != S_IFDIR
     }
 
     /// Moves the clock one tick with nothing changed (what a cookie seen
@@ -69,7 +80,7 @@ extension Root {
     /// (another thread holds `writing`).
     func syncWithoutWaiting() -> Bool {
         guard phase == .ready, state.withLock({ $0.polled.isEmpty }),
-              reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin) else { return false }
+              reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin), !directoryIsGone else { return false }
         var tick: UInt32?
         let synced = writing.withLockIfAvailable { () -> Bool in
             // Delivered but not applied yet: the worker's (or a batch

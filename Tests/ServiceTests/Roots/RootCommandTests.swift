@@ -160,6 +160,23 @@ import WatchmanProtocol
         #expect(eventually { service.call(["watch-list"])["roots"] == [] })
     }
 
+    /// The query right after the root's removal is an error, never an
+    /// empty answer: the sync looks at the root itself, not only at what
+    /// the watcher has told the worker so far (watchman's test_cookie).
+    @Test func aQueryRightAfterTheRootIsRemovedIsAnError() throws {
+        for _ in 0..<20 {
+            let service = try ServiceRoot()
+            service.write("foo")
+            service.watch()
+            #expect(service.names() == ["foo"])
+            service.remove("foo")
+            #expect(service.names() == [])
+            service.tree.remove()
+            let error = service.call(["query", .string(service.root), ["fields": ["name"]]])["error"]?.text ?? "no error"
+            #expect(error.contains("root dir was removed") || error.contains("unable to resolve root"), "\(error)")
+        }
+    }
+
     @Test func badRootsAreErrorsNotCrashes() throws {
         let service = try ServiceRoot()
         service.write("file")
