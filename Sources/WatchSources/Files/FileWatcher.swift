@@ -92,9 +92,12 @@ public enum FileWatcher {
     /// watchman's one instance per root. Its thread runs while a watch
     /// made with it does.
     package final class Reader: Sendable {
-        let reader = InotifyReader(dedicated: true)
+        let reader: InotifyReader
 
-        package init() {}
+        /// `seams`: what a test bends in how this reader watches and reads.
+        package init(seams: ReaderSeams? = nil) {
+            reader = InotifyReader(dedicated: true, seams: seams)
+        }
 
         /// `FileWatcher.flushReads(until:)` for this reader's watches; at
         /// once, on the caller's thread, when the reader has read and

@@ -11,6 +11,8 @@ import WatchmanProtocol
 /// everything, deletions included; a clock from before stays valid.
 @Suite struct OverflowTests {
     @Test func changesLostInAnOverflowAreFoundByTheRecrawl() throws {
+        // Given to the root's reader, made by `watch`.
+        let seams = ReaderSeams.installForNewReaders()
         let service = try ServiceRoot()
         for name in ["stays", "edited", "deleted"] { service.write(name, "1") }
         service.mkdir("dir")
@@ -18,13 +20,13 @@ import WatchmanProtocol
         service.watch()
         let clock = service.call(["clock", .string(service.root), ["sync_timeout": 10_000]])["clock"] ?? .null
         let root = FilePath(service.root)
-        WatchSeams.deafen(root: root)
+        seams.deafen(root: root)
         service.write("edited", "22")
         service.remove("deleted")
         service.remove("dir/inside")
         rmdir(service.tree.file("dir"))
         service.write("created")
-        WatchSeams.injectOverflow(root: root)
+        seams.injectOverflow(root: root)
         let reply = service.call(["query", .string(service.root), ["since": clock, "fields": ["name", "exists"]]])
         #expect(reply["is_fresh_instance"] == .bool(false))
         let files = Set((reply["files"]?.elements ?? []).map { "\($0["name"]?.text ?? "?"):\($0["exists"] == .bool(true))" })

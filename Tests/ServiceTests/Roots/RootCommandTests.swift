@@ -60,9 +60,11 @@ import WatchmanProtocol
     /// sync time out with watchman's error, as an unseen cookie does,
     /// rather than wait on.
     @Test func aSyncWhoseReaderIsBehindTimesOutAtItsDeadline() throws {
+        // Given to the root's reader, made by `watch`.
+        let seams = ReaderSeams.installForNewReaders()
         let service = try ServiceRoot()
         service.watch()
-        let release = WatchSeams.holdReaders()
+        let release = seams.holdReaders()
         let reply = service.call(["clock", .string(service.root), ["sync_timeout": 100]])
         release()
         #expect(reply["error"]?.text == "syncToNow: timed out waiting for cookie file to be observed by watcher within 100 milliseconds")

@@ -50,6 +50,8 @@ import WatchmanProtocol
 
     /// The loop answers none of these itself; each is right all the same.
     @Test func whatTheLoopCannotAnswerAtOnceAWorkerDoes() throws {
+        // Given to the root's reader, made by `watch`.
+        let seams = ReaderSeams.installForNewReaders()
         let service = try ServiceRoot()
         service.watch()
         let clock = service.call(["clock", .string(service.root), ["sync_timeout": 10_000]])["clock"] ?? .null
@@ -74,7 +76,7 @@ import WatchmanProtocol
         #expect(service.call(["query", .string(link), ["since": clock, "fields": ["name"], "expression": ["name", "after"]]])["files"] == ["after"])
 
         // A reader held back: the worker's sync waits for it, and times out.
-        let release = WatchSeams.holdReaders()
+        let release = seams.holdReaders()
         let held = service.call(["query", .string(service.root), ["since": clock, "fields": ["name"], "sync_timeout": 100]])
         release()
         #expect(held["error"]?.text?.hasPrefix("syncToNow: timed out") == true)

@@ -108,11 +108,16 @@ final class Recorder: Sendable {
 }
 
 /// Subscribes a recorder to `FileWatcher.watch`; the watch is armed on
-/// return. `backend`, when given, replaces the options' backend.
-func record(_ paths: [String], options: WatchOptions = WatchOptions(), backend: Backend? = nil) -> (Recorder, any Disposable) {
+/// return. `backend`, when given, replaces the options' backend; `reader`,
+/// when given, reads it instead of the process's reader (a test's
+/// `ReaderSeams` are given to a reader of its own).
+func record(_ paths: [String], options: WatchOptions = WatchOptions(), backend: Backend? = nil,
+            reader: FileWatcher.Reader? = nil) -> (Recorder, any Disposable) {
     let recorder = Recorder()
     let options = backend?.options(options) ?? options
-    let subscription = FileWatcher.watch(paths, options: options).subscribe(
+    let watch = reader.map { FileWatcher.flattened(FileWatcher.batches(paths.map { FilePath($0) }, options: options, reader: $0)) }
+        ?? FileWatcher.watch(paths, options: options)
+    let subscription = watch.subscribe(
         onNext: { event in recorder.events.withLock { $0.append(event) } },
         onError: { error in recorder.failure.withLock { $0 = error as? FileWatchError } },
         onCompleted: { recorder.completed.withLock { $0 = true } }

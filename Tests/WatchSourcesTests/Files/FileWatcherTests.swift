@@ -161,8 +161,9 @@ import TestSupport
         for name in ["a", "b", "c", "d"] { Disk.makeDirectories(dir.at(name)) }
         // Only with inotify forced: `.auto` polls what finds no watch.
         let options = WatchOptions(backend: .inotify)
-        WatchSeams.limitWatches(of: FilePath(dir.path), to: 2)
-        let (recorder, subscription) = record([dir.path], options: options)
+        let seams = ReaderSeams()
+        seams.limitWatches(of: FilePath(dir.path), to: 2)
+        let (recorder, subscription) = record([dir.path], options: options, reader: FileWatcher.Reader(seams: seams))
         defer { subscription.dispose() }
         let error = recorder.failure.withLock { $0 }
         #expect(error?.description.contains("fs.inotify.max_user_watches = 2") == true)
@@ -179,8 +180,9 @@ import TestSupport
         })
         defer { notices.dispose() }
         let options = WatchOptions()
-        WatchSeams.limitWatches(of: FilePath(dir.path), to: 3)
-        let (recorder, subscription) = record([dir.path], options: options)
+        let seams = ReaderSeams()
+        seams.limitWatches(of: FilePath(dir.path), to: 3)
+        let (recorder, subscription) = record([dir.path], options: options, reader: FileWatcher.Reader(seams: seams))
         defer { subscription.dispose() }
         #expect(recorder.failure.withLock { $0 } == nil)
         // Every directory is watched by one backend or the other.

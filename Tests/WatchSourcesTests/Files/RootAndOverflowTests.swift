@@ -11,15 +11,16 @@ import TestSupport
         defer { dir.remove() }
         Disk.write(dir.at("untouched.txt"))
         Disk.makeDirectories(dir.at("old"))
-        let (recorder, subscription) = record([dir.path])
+        let seams = ReaderSeams()
+        let (recorder, subscription) = record([dir.path], reader: FileWatcher.Reader(seams: seams))
         defer { subscription.dispose() }
         // Events from here on are lost, as when the kernel queue overflows.
-        WatchSeams.deafen(root: FilePath(dir.path))
+        seams.deafen(root: FilePath(dir.path))
         Disk.write(dir.at("lost-1.txt"))
         Disk.makeDirectories(dir.at("newdir/deeper"))
         Disk.write(dir.at("newdir/deeper/lost-2.txt"))
         Disk.removeTree(dir.at("old"))
-        WatchSeams.injectOverflow(root: FilePath(dir.path))
+        seams.injectOverflow(root: FilePath(dir.path))
         #expect(eventually { recorder.has(.modified, dir.at("newdir/deeper/lost-2.txt")) })
         let events = recorder.snapshot
         let overflowAt = events.firstIndex { $0.kind == .overflow }
@@ -86,20 +87,22 @@ import TestSupport
         defer { dir.remove() }
         let root = dir.at("a/b/project")
         Disk.makeDirectories(root)
-        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance))
+        let seams = ReaderSeams()
+        let reader = FileWatcher.Reader(seams: seams)
+        let (recorder, subscription) = record([root], options: WatchOptions(onRootDeleted: .waitForReappearance), reader: reader)
         defer { subscription.dispose() }
         Disk.removeTree(dir.at("a"))
         #expect(eventually { recorder.has(.deleted, root) })
         // Every deletion read: the watcher now waits at the temporary directory.
-        InotifyReader.shared.barrier()
+        reader.reader.barrier()
         let seamRan = Locked(false)
-        WatchSeams.beforeWatching(FilePath(dir.at("a"))) {
+        seams.beforeWatching(FilePath(dir.at("a"))) {
             Disk.makeDirectories(dir.at("a/b"))
             seamRan.withLock { $0 = true }
         }
         Disk.makeDirectories(dir.at("a"))
         #expect(eventually { seamRan.withLock { $0 } })
-        InotifyReader.shared.barrier()
+        reader.reader.barrier()
         Disk.makeDirectories(root + "/src")
         Disk.write(root + "/src/main.swift")
         #expect(eventually { recorder.has(.created, root + "/src/main.swift") })

@@ -30,23 +30,13 @@ final class InotifyReader: Sendable {
         case releaseNew(under: [FilePath], then: @Sendable () -> Void)
         /// Read what is queued; signal once it is delivered.
         case barrier(DispatchSemaphore)
-        /// A test seam (`WatchSeams`); signal once it is applied.
-        case seam(Seam, DispatchSemaphore)
-    }
-
-    /// What a test makes the reader do (`WatchSeams`).
-    enum Seam: Sendable {
-        case deafen(FilePath)
-        case overflow(FilePath)
-        /// Stop reading until the semaphore is signalled.
-        case hold(release: DispatchSemaphore)
     }
 
     /// The process's reader.
     static let shared = InotifyReader(dedicated: false)
 
     /// Readers whose thread runs now, by number: where a poll job's
-    /// notices go, and what a test seam reaches.
+    /// notices go.
     private static let running = Locked<[Int: InotifyReader]>([:])
     private static let numbers = Atomic<Int>(1)
 
@@ -55,6 +45,9 @@ final class InotifyReader: Sendable {
     let number: Int
     /// Whether it has an inotify instance of its own.
     let dedicated: Bool
+    /// What a test bends in how its thread watches and reads; nil (always,
+    /// outside tests) for none: its thread reads the kernel as it is.
+    let seams: ReaderSeams?
 
     /// Commands for the reader thread, which it starts when needed.
     private let inbox = CommandInbox<Command>(owner: "inotify reader")
@@ -73,9 +66,12 @@ final class InotifyReader: Sendable {
     /// The descriptor the reader polls for commands.
     var wakeFD: Int32 { inbox.wakeFD }
 
-    init(dedicated: Bool) {
+    /// `seams`, when given, else those a test installed for new readers
+    /// (`ReaderSeams.installForNewReaders`), if any.
+    init(dedicated: Bool, seams: ReaderSeams? = nil) {
         self.dedicated = dedicated
         number = dedicated ? Self.numbers.wrappingAdd(1, ordering: .relaxed).oldValue : 0
+        self.seams = seams ?? ReaderSeams.forNewReader
     }
 
     /// The running reader numbered `number`, if its thread runs.
@@ -83,9 +79,9 @@ final class InotifyReader: Sendable {
         running.withLock { $0[number] }
     }
 
-    /// `shared`, and every dedicated reader whose thread runs.
-    static var everyReader: [InotifyReader] {
-        [shared] + running.withLock { Array($0.values) }.filter { $0.dedicated }.sorted { $0.number < $1.number }
+    /// The readers given `seams` whose thread runs now.
+    static func running(with seams: ReaderSeams) -> [InotifyReader] {
+        running.withLock { $0.values.filter { $0.seams === seams } }
     }
 
     /// A fresh client id.
@@ -199,13 +195,6 @@ final class InotifyReader: Sendable {
         InotifyInstance.queuedBytes(openDescriptor.load(ordering: .acquiring)) > 0
     }
 
-    /// Applies a test seam, waiting until it is applied.
-    func seam(_ seam: Seam) {
-        let done = DispatchSemaphore(value: 0)
-        submit(.seam(seam, done))
-        done.wait()
-    }
-
     private func submit(_ command: Command) {
         inbox.submit(command, start: spawn)
     }
@@ -242,7 +231,12 @@ final class InotifyReader: Sendable {
         let started = DetachedThread.start(stackSize: nil, name: FileWatcher.readerThreadName) { [self] in
             let me = pthread_self()
             readerThread.store(me, ordering: .releasing)
-            ReaderLoop(reader: self).run()
+            // The one look at a test's seams: which loop this thread runs.
+            if let seams {
+                ReaderLoop(reader: self, system: SeamedReaderSystem(seams: seams)).run()
+            } else {
+                ReaderLoop(reader: self, system: LiveReaderSystem()).run()
+            }
             // Unless a command came since, started a thread again, and
             // stored this reader again: then it is still running.
             Self.running.withLock { running in

@@ -66,8 +66,6 @@ final class ReaderClient: @unchecked Sendable {
     var trackedLookups: [TrackedFiles.Lookup] = []
     /// The polled parts, by root index (`ReaderMachine+Polling`).
     var polling: [Int: PolledRoot] = [:]
-    /// The most watches it may hold (a test's `WatchSeams.limitWatches`).
-    let watchBudget: Int?
     var ended = false
     /// A watch moving here from a service that went away: once armed, it
     /// reports what changed since the service last spoke (wall clock
@@ -93,7 +91,6 @@ final class ReaderClient: @unchecked Sendable {
         self.sink = sink
         coalescer = SaveCoalescer(holds: options.coalescesSaves)
         roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
-        watchBudget = WatchSeams.watchBudget(for: paths)
         // git says what it tracks while the reader walks the trees.
         trackedLookups = trackedRequests.map { top, request in
             TrackedFiles.Lookup(top: top, gitDirectory: request.gitDirectory, environment: request.environment, within: request.within)

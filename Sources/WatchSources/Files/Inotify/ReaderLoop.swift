@@ -5,16 +5,18 @@ import SystemPackage
 /// wake-up pipe and (while a client chooses backends by mount)
 /// `/proc/self/mountinfo`; reads what is there; hands it to the
 /// `ReaderMachine`, and carries out the machine's actions. It decides
-/// nothing itself. Created and used on the reader thread only.
-final class ReaderLoop {
+/// nothing itself. Created and used on the reader thread only. `System`
+/// is `LiveReaderSystem`, or `SeamedReaderSystem` for a reader a test gave
+/// `ReaderSeams`.
+final class ReaderLoop<System: LoopSystem> {
     let reader: InotifyReader
-    var machine: ReaderMachine<LiveReaderSystem>
+    var machine: ReaderMachine<System>
     /// Where records are read from the inotify descriptor.
     let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
 
-    init(reader: InotifyReader) {
+    init(reader: InotifyReader, system: System) {
         self.reader = reader
-        machine = ReaderMachine(system: LiveReaderSystem(), now: .now(), reader: reader.number)
+        machine = ReaderMachine(system: system, now: .now(), reader: reader.number)
     }
 
     deinit {
@@ -101,16 +103,6 @@ final class ReaderLoop {
         case .barrier(let done):
             drain()
             afterDelivery { done.signal() }
-        case .seam(.deafen(let root), let done):
-            machine.deafen(root: root, at: .now())
-            done.signal()
-        case .seam(.hold(let release), let done):
-            done.signal()
-            release.wait()
-        case .seam(.overflow(let root), let done):
-            drain()
-            perform(machine.injectOverflow(root: root))
-            afterDelivery { done.signal() }
         }
     }
 
@@ -127,7 +119,7 @@ final class ReaderLoop {
     }
 
     /// Carries out what the machine decided.
-    private func perform(_ actions: [ReaderMachine<LiveReaderSystem>.Action]) {
+    private func perform(_ actions: [ReaderMachine<System>.Action]) {
         // The new files each subscription holds now, before what this step
         // delivers: a batch that gets an edited file sees that a new file
         // of the same save is held.
@@ -222,7 +214,6 @@ final class ReaderLoop {
 
     private func read(_ descriptor: Int32) -> (records: [InotifyRecord], bytes: Int) {
         let table = machine.table
-        return WatchSeams.readApart(descriptor, into: readBuffer) { wd in table.node(wd: wd).map { table.path(of: $0) } }
-            ?? InotifyInstance.read(descriptor, into: readBuffer)
+        return machine.system.read(descriptor, into: readBuffer) { wd in table.node(wd: wd).map { table.path(of: $0) } }
     }
 }

@@ -134,23 +134,4 @@ extension ReaderMachine {
         table.removeAll()
         lastDirectory = nil
     }
-
-    // MARK: Test seams
-
-    /// Tests (`WatchSeams.deafen`): records from below `root` are dropped
-    /// from `now` on, as a full kernel queue drops them.
-    mutating func deafen(root: FilePath, at now: ReaderTime) {
-        deaf[root] = now.wall
-    }
-
-    /// Tests (`WatchSeams.injectOverflow`): the clients watching `root`
-    /// hear again, and get a queue overflow: an `overflow` event, a
-    /// rescan, and what changed since they went deaf.
-    mutating func injectOverflow(root: FilePath) -> [Action] {
-        let since = deaf.removeValue(forKey: root) ?? lastIdle
-        for client in clients where client.roots.first?.path == root {
-            overflow(client, since: since)
-        }
-        return takeActions()
-    }
 }

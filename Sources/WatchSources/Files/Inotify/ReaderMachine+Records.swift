@@ -84,7 +84,6 @@ extension ReaderMachine {
         }
         guard let node = table.node(wd: record.wd), table.isHeld(node) else { return }
         let directory = directoryPath(node)
-        if isDeaf(directory) { return }
         if record.has(InotifyRecord.ignored) {
             // The kernel dropped this watch (its directory is gone): never remove it again.
             table.markGone(wd: record.wd)
@@ -251,10 +250,5 @@ extension ReaderMachine {
                 rootLost(client, index, announced: true)
             }
         }
-    }
-
-    /// Whether records from `directory` are dropped (a test's deaf root above it).
-    private func isDeaf(_ directory: FilePath) -> Bool {
-        !deaf.isEmpty && deaf.keys.contains { FileSystem.relative(directory, to: $0) != nil }
     }
 }

@@ -14,8 +14,9 @@ import SystemPackage
 ///
 /// The inputs: `add`/`remove` a client, `read` records, `queueEmpty`,
 /// `deadlinePassed`, `quiet`, `mountsChanged`, `learnedTracked`,
-/// `pollNotice`, `releaseNew`, and the test seams (`deafen`,
-/// `injectOverflow`). Each returns what to do, in order.
+/// `pollNotice`, `releaseNew`. Each returns what to do, in order. It has
+/// no test hook: tests bend the world it is given (`SeamedReaderSystem`,
+/// the in-memory tree).
 struct ReaderMachine<System: ReaderSystem> {
     /// What the loop does for the machine.
     enum Action {
@@ -85,9 +86,6 @@ struct ReaderMachine<System: ReaderSystem> {
     var instanceLimit = 0
     /// The last poll job made (each has its own number).
     var nextJobID = 0
-    /// Roots a test made deaf (`WatchSeams`): records from directories
-    /// below them are dropped, as a full kernel queue drops them, since when.
-    var deaf: [FilePath: Double] = [:]
     /// What the input under way has decided to do.
     var actions: [Action] = []
 
@@ -144,9 +142,6 @@ struct ReaderMachine<System: ReaderSystem> {
     {
         let existing = table.held(directory)
         if let existing, client.holds(existing, as: hold) { return true }
-        if let budget = client.watchBudget, client.tree.count >= budget {
-            throw FileWatchError(.watchLimit(path: directory, limit: budget))
-        }
         let node: WatchTable.Node
         if let existing {
             table.hold(existing)

@@ -32,9 +32,28 @@ protocol ReaderSystem {
     func tracked(_ lookups: [TrackedFiles.Lookup]) -> [FilePath: TrackedFiles]
 }
 
+/// What the reader thread's loop asks of the world besides the machine's
+/// questions: the inotify descriptor it polls and reads, and the mount
+/// table's. `LiveReaderSystem` is the kernel; `SeamedReaderSystem` the
+/// kernel as a test's `ReaderSeams` bend it. The loop is specialized on
+/// it, so the live one costs no look at any test hook.
+protocol LoopSystem: ReaderSystem {
+    /// The inotify instance's descriptor; -1 while there is none.
+    var descriptor: Int32 { get set }
+    /// `/proc/self/mountinfo` while a client chooses backends by mount; -1 otherwise.
+    var mountWatch: Int32 { get }
+    /// No client chooses backends by mount any more.
+    mutating func stopFollowingMounts()
+    /// Reads what is queued on `descriptor` into `buffer` (as
+    /// `InotifyInstance.read`); `directory` says which directory a watch
+    /// descriptor's records come from.
+    mutating func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
+                       directory: (Int32) -> FilePath?) -> (records: [InotifyRecord], bytes: Int)
+}
+
 /// The reader thread's `ReaderSystem`: the inotify instance and the file
 /// system itself.
-struct LiveReaderSystem: ReaderSystem {
+struct LiveReaderSystem: LoopSystem {
     /// The inotify instance's descriptor; -1 while there is none.
     var descriptor: Int32 = -1
     /// `/proc/self/mountinfo`, open once a client chose backends by mount:
@@ -42,8 +61,7 @@ struct LiveReaderSystem: ReaderSystem {
     private(set) var mountWatch: Int32 = -1
 
     mutating func watch(_ directory: FilePath) -> InotifyInstance.Outcome {
-        WatchSeams.willWatch(directory)
-        return InotifyInstance.watch(directory, descriptor: descriptor)
+        InotifyInstance.watch(directory, descriptor: descriptor)
     }
 
     mutating func unwatch(_ wd: Int32) {
@@ -74,6 +92,11 @@ struct LiveReaderSystem: ReaderSystem {
         guard mountWatch >= 0 else { return }
         close(mountWatch)
         mountWatch = -1
+    }
+
+    func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer,
+              directory: (Int32) -> FilePath?) -> (records: [InotifyRecord], bytes: Int) {
+        InotifyInstance.read(descriptor, into: buffer)
     }
 
     func tracked(_ lookups: [TrackedFiles.Lookup]) -> [FilePath: TrackedFiles] {

@@ -67,7 +67,7 @@ final class ServiceWatch: Sendable {
     static func canServe(_ paths: [FilePath], _ options: WatchOptions) -> Bool {
         guard options.usesService, options.backend == .auto, options.recursive, !options.reportsExisting,
               options.coalescesSaves, !paths.isEmpty else { return false }
-        return paths.allSatisfy { FileSystem.kind($0, follow: true) == .directory && WatchSeams.watchBudget(for: [$0]) == nil }
+        return paths.allSatisfy { FileSystem.kind($0, follow: true) == .directory }
     }
 
     /// Subscribes to the service for `paths`, returning once the service

@@ -44,7 +44,8 @@ import TestSupport
     @Test func aReaderIsCaughtUpOnlyWithNothingQueuedOrUndelivered() {
         let dir = TempDir()
         defer { dir.remove() }
-        let reader = FileWatcher.Reader()
+        let seams = ReaderSeams()
+        let reader = FileWatcher.Reader(seams: seams)
         let seen = Locked<[FileEvent]>([])
         // As the service watches: a new file is not held back as a possible temporary one.
         var options = WatchOptions(backend: .inotify)
@@ -55,7 +56,7 @@ import TestSupport
         #expect(eventually { reader.isCaughtUp() }, "an idle reader never said it was caught up")
 
         // Held in a command, the reader reads nothing: the change waits in the queue.
-        let release = WatchSeams.holdReaders()
+        let release = seams.holdReaders()
         Disk.write(dir.at("new"))
         #expect(!reader.isCaughtUp(), "caught up with a record unread")
         // Spinning for it ends, unanswered: the reader is held.

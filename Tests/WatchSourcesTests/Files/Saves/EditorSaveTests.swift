@@ -135,10 +135,13 @@ import TestSupport
         #expect(!recorder.snapshot.contains { [.deleted, .movedFrom, .created].contains($0.kind) })
     }
 
-    /// Subscribes to `FileWatcher.batches`, keeping every batch.
-    private func recordBatches(_ path: String) -> (Locked<[ChangeBatch]>, any Disposable) {
+    /// Subscribes to `FileWatcher.batches` (read by `seams`' own reader,
+    /// when given), keeping every batch.
+    private func recordBatches(_ path: String, seams: ReaderSeams? = nil) -> (Locked<[ChangeBatch]>, any Disposable) {
         let batches = Locked<[ChangeBatch]>([])
-        let subscription = FileWatcher.batches([path]).subscribe(onNext: { events in batches.withLock { $0.append(ChangeBatch(events)) } })
+        let watch = seams.map { FileWatcher.batches([FilePath(path)], options: WatchOptions(), reader: FileWatcher.Reader(seams: $0)) }
+            ?? FileWatcher.batches([path])
+        let subscription = watch.subscribe(onNext: { events in batches.withLock { $0.append(ChangeBatch(events)) } })
         return (batches, subscription)
     }
 
@@ -177,10 +180,10 @@ import TestSupport
         defer { dir.remove() }
         let file = dir.at("app.c")
         Disk.write(file, "int x;\n")
-        let (batches, subscription) = recordBatches(dir.path)
+        let seams = halvesApart ? ReaderSeams() : nil
+        let (batches, subscription) = recordBatches(dir.path, seams: seams)
         defer { subscription.dispose() }
-        if halvesApart { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path)) }
-        defer { if halvesApart { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) } }
+        seams?.readRenameHalvesApart(in: FilePath(dir.path))
         var quick = true
         for save in 0..<count {
             quick = editor.save(file, "int x = \(save);\n", first: save == 0) && quick
@@ -203,10 +206,10 @@ import TestSupport
         let dir = TempDir()
         defer { dir.remove() }
         Disk.write(dir.at("old.txt"), "x\n")
-        let (batches, subscription) = recordBatches(dir.path)
+        let seams = ReaderSeams()
+        let (batches, subscription) = recordBatches(dir.path, seams: seams)
         defer { subscription.dispose() }
-        WatchSeams.readRenameHalvesApart(in: FilePath(dir.path))
-        defer { WatchSeams.readRenameHalvesApart(in: FilePath(dir.path), false) }
+        seams.readRenameHalvesApart(in: FilePath(dir.path))
         Disk.rename(dir.at("old.txt"), dir.at("new.txt"))
         #expect(settleBatches(batches, in: dir, "zz-marker"))
         let moves = batches.withLock { $0 }.filter { $0.paths.contains(FilePath(dir.at("old.txt"))) }
