@@ -298,10 +298,7 @@ import TestSupport
                 #expect(!shell.stderr.contains("error:"), "\(name): a background command failed:\n\(shell.stderr)")
             }
             // A service a `watchman` command started on demand.
-            if let pid = pid_t(Scratch.read(project.sock + ".pid").filter(\.isNumber)), pid > 0 {
-                kill(pid, SIGTERM)
-                _ = eventually { !isAlive(pid) }
-            }
+            killService(pidFile: project.sock + ".pid")
         }
         for command in Self.commands(inBlock: block) {
             let script = (exports + [command]).joined(separator: "\n")

@@ -154,6 +154,15 @@ extension String {
     }
 }
 
+/// Kills the service whose pid `pidFile` holds (one a `watchman` command
+/// started on demand, which outlives it) and waits until it is gone; no
+/// file, nothing to do.
+func killService(pidFile: String) {
+    guard let pid = pid_t(Scratch.read(pidFile).filter(\.isNumber)), pid > 0 else { return }
+    kill(pid, SIGKILL)
+    #expect(eventually { !isAlive(pid) }, "the service (pid \(pid)) did not end")
+}
+
 /// True while a process with this pid exists (and is not a zombie of ours).
 func isAlive(_ pid: pid_t) -> Bool {
     guard kill(pid, 0) == 0 else { return false }

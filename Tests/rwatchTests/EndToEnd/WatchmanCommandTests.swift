@@ -45,11 +45,7 @@ import TestSupport
         /// Stops the service the test started (its pid file names it) and
         /// removes the scratch directory.
         func end() {
-            let pid = pid_t(Scratch.read(sock + ".pid").filter(\.isNumber)) ?? 0
-            if pid > 0 {
-                kill(pid, SIGKILL)
-                #expect(eventually { !isAlive(pid) })
-            }
+            killService(pidFile: sock + ".pid")
             scratch.remove()
         }
     }

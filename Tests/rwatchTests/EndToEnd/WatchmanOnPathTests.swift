@@ -47,11 +47,7 @@ import TestSupport
         var starts: Int { Scratch.read(sock + ".log").components(separatedBy: "listening on").count - 1 }
 
         func end() {
-            let pid = pid_t(Scratch.read(sock + ".pid").filter(\.isNumber)) ?? 0
-            if pid > 0 {
-                kill(pid, SIGKILL)
-                #expect(eventually { !isAlive(pid) })
-            }
+            killService(pidFile: sock + ".pid")
             scratch.remove()
         }
     }
