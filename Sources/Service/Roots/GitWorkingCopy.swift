@@ -26,8 +26,8 @@ struct GitWorkingCopy: Sendable {
         var directory = root
         while true {
             var info = stat()
-            let marker = String(decoding: directory + Array("/.git".utf8), as: UTF8.self)
-            if lstat(marker, &info) == 0 { return GitWorkingCopy(root: root) }
+            // As bytes: a root whose name is not UTF-8 is looked at as it is.
+            if lstat(Cookies.cPath(directory + Array("/.git".utf8)), &info) == 0 { return GitWorkingCopy(root: root) }
             guard let slash = directory.lastIndex(of: UInt8(ascii: "/")), !directory.isEmpty else { return nil }
             directory.removeSubrange(slash...)
         }
