@@ -62,6 +62,13 @@ package enum ProcessLauncher {
         return merged
     }
 
+    /// Starts a child no `ProcessGroup` supervises and returns its pid: one
+    /// the caller waits for itself, or with `.newSession` one that
+    /// outlives rwatch (the service a `watchman` command starts).
+    package static func start(_ arguments: [CommandWord], options: ProcessOptions) throws(ProcessError) -> pid_t {
+        try spawn(arguments, options: options).pid
+    }
+
     /// Spawns the command. Throws a `ProcessError` naming it when it cannot start.
     /// With `withTerminal`, stdin stays rwatch's terminal and the command's
     /// group becomes the foreground group before its exec, through the exec

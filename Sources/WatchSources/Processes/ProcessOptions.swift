@@ -21,6 +21,12 @@ public struct ProcessOptions: Sendable {
         /// of `ProcessSupervisor` (stop all, job control) leave it to its
         /// starter: it hears the terminal as rwatch does.
         case sameGroup
+        /// The leader of a new session (and so of a new group), with no
+        /// controlling terminal, standard input `/dev/null`, every signal at
+        /// its default and none blocked: a program that outlives rwatch (the
+        /// service a `watchman` command starts), through
+        /// `ProcessLauncher.start`, never supervised.
+        case newSession
     }
 
     /// Variables added to (or replacing those of) the inherited environment.

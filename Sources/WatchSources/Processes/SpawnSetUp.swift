@@ -71,9 +71,12 @@ struct SpawnSetUp {
     /// Whether the child leads a new process group, with no signal blocked
     /// (else it stays in rwatch's, with rwatch's mask).
     let newGroup: Bool
+    /// Whether it leads a new session besides (`setsid`: no terminal).
+    let newSession: Bool
 
     init(_ options: ProcessOptions, streams: ChildStreams, withTerminal: Bool) {
-        newGroup = options.grouping == .newGroup
+        newGroup = options.grouping != .sameGroup
+        newSession = options.grouping == .newSession
         addStandardStreams(options, streams, withTerminal: withTerminal)
         for (child, copy) in streams.handed { steps.append(.dup2(source: copy, fd: child)) }
         // Nothing else reaches the child, whoever forgot CLOEXEC.
@@ -95,7 +98,7 @@ struct SpawnSetUp {
     private mutating func addStandardStreams(_ options: ProcessOptions, _ streams: ChildStreams, withTerminal: Bool) {
         // One handed the terminal keeps it as standard input; the exec shim
         // makes its group the foreground group (`ProcessLauncher.spawn`).
-        if !withTerminal, options.grouping == .newGroup {
+        if !withTerminal, options.grouping != .sameGroup {
             steps.append(.open(fd: 0, path: Array("/dev/null".utf8), flags: O_RDONLY))
         }
         if options.captureOutput {
@@ -146,11 +149,17 @@ struct SpawnSetUp {
         if newGroup {
             var noSignal = sigset_t()
             sigemptyset(&noSignal)
-            posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            // setsid makes the child lead a new group too.
+            let grouping = newSession ? Self.spawnSetsid : POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setflags(attributes, Int16(grouping | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
             posix_spawnattr_setpgroup(attributes, 0)
             posix_spawnattr_setsigmask(attributes, &noSignal)
         } else {
             posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         }
     }
+
+    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which its header hides
+    /// without `_GNU_SOURCE`: the child calls setsid(2) before its exec.
+    private static let spawnSetsid: Int32 = 0x80
 }

@@ -142,59 +142,43 @@ struct ServiceStart {
     /// Starts this binary as `rwatch serve` in a session of its own (so no
     /// terminal's signals reach it and it outlives this process), in
     /// `directory`, with stdin from /dev/null and stdout and stderr
-    /// appended to the log file. Not `ProcessLauncher`: its children are
-    /// rwatch's to supervise and stop, and this one must outlive rwatch.
-    /// The service writes a byte on descriptor 3 (`--ready-fd`) once it
-    /// listens: returned is the pipe's other end, to wait on instead of
-    /// polling the socket.
+    /// appended to the log file: through `ProcessLauncher.start`, as every
+    /// child starts, but no `ProcessGroup` of rwatch's owns it. The service
+    /// writes a byte on descriptor 3 (`--ready-fd`) once it listens:
+    /// returned is the pipe's other end, to wait on instead of polling the
+    /// socket.
     private func spawn(in directory: FilePath) throws(WatchmanFailure) -> (pid: pid_t, ready: Int32) {
         var pipeEnds: [Int32] = [-1, -1]
         let made = pipeEnds.withUnsafeMutableBufferPointer { CGlibcShims_pipe2($0.baseAddress!, O_CLOEXEC) }
         guard made == 0 else { throw .cannotStart("cannot make a pipe: \(Errno(rawValue: errno))") }
         defer { close(pipeEnds[1]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        logfile.withPlatformString { _ = posix_spawn_file_actions_addopen(&actions, 1, $0, O_WRONLY | O_CREAT | O_APPEND, 0o600) }
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        if CGlibcShims_has_addchdir() != 0 {
-            directory.withPlatformString { _ = CGlibcShims_posix_spawn_file_actions_addchdir_np(&actions, $0) }
-        }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 3)
-        if CGlibcShims_has_addclosefrom() != 0 { _ = CGlibcShims_posix_spawn_file_actions_addclosefrom_np(&actions, 4) }
-        var pid: pid_t = 0
-        let argv = [Array("rwatch".utf8)] + serveArguments + [Array("--ready-fd".utf8), Array("3".utf8)]
-        let result = Self.withCleanSignals(flags: Self.spawnSetsid) { attributes in
-            CStrings.with(argv) { arguments in posix_spawn(&pid, "/proc/self/exe", &actions, attributes, arguments, environ) }
-        }
-        guard result == 0 else {
+        let log = logfile.withPlatformString { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) }
+        guard log >= 0 else {
             close(pipeEnds[0])
-            throw .cannotStart("cannot start rwatch serve: \(Errno(rawValue: result))")
+            throw .cannotStart("cannot open the log file \(Quoted.escaped(logfile)): \(Errno(rawValue: errno))")
         }
-        return (pid, pipeEnds[0])
+        defer { close(log) }
+        var options = ProcessOptions(captureOutput: false)
+        options.grouping = .newSession
+        options.workingDirectoryPath = directory
+        options.descriptors = [1: log, 2: log, 3: pipeEnds[1]]
+        let words = [CommandWord(bytes: Self.executable)] + (serveArguments + [Array("--ready-fd".utf8), Array("3".utf8)]).map(CommandWord.init(bytes:))
+        do {
+            return (try ProcessLauncher.start(words, options: options), pipeEnds[0])
+        } catch {
+            close(pipeEnds[0])
+            throw .cannotStart("cannot start rwatch serve: \(error)")
+        }
     }
 
-    /// Runs `body` with spawn attributes that start a child with no signal
-    /// blocked and every one at its default, plus `flags`.
-    static func withCleanSignals<Result>(flags: Int32 = 0, _ body: (UnsafePointer<posix_spawnattr_t>) -> Result) -> Result {
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        // glibc's own signals too: sigfillset leaves them out, and posix_spawn
-        // would start the child with them ignored.
-        var every = ProcessLauncher.everySignal()
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &every)
-        posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        return body(&attributes)
+    /// This binary's path, so that the service's command line names it
+    /// (`ps`); `/proc/self/exe` when it is gone (replaced by an upgrade).
+    private static var executable: [UInt8] {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        let path = count > 0 ? buffer.prefix(count).map { UInt8(bitPattern: $0) } : []
+        return path.isEmpty || path.last == UInt8(ascii: ")") ? Array("/proc/self/exe".utf8) : path
     }
-
-    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which its header hides
-    /// without `_GNU_SOURCE`: the child calls setsid(2) before its exec.
-    private static let spawnSetsid: Int32 = 0x80
 
     /// Makes `directory` and any missing parent, each 0700 (the service
     /// then checks them as it always does).

@@ -11,22 +11,17 @@ extension ServiceStart {
     /// output goes to this command's stderr, where a user sees why a start
     /// failed; a non-zero exit is that failure.
     func runSiteSpawner(_ program: [UInt8]) throws(WatchmanFailure) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        var pid: pid_t = 0
-        let shown = Quoted.escaped(bytes: program)
-        let result = Self.withCleanSignals { attributes in
-            CStrings.with([program] + watchmanArguments) { arguments in
-                posix_spawnp(&pid, arguments[0]!, &actions, attributes, arguments, environ)
-            }
+        var options = ProcessOptions(captureOutput: false)
+        options.descriptors = [1: STDERR_FILENO]
+        let pid: pid_t
+        do {
+            pid = try ProcessLauncher.start([CommandWord(bytes: program)] + watchmanArguments.map(CommandWord.init(bytes:)), options: options)
+        } catch {
+            throw .cannotStart("\(error)")
         }
-        guard result == 0 else { throw .cannotStart("\(shown): cannot run it: \(Errno(rawValue: result))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else { throw .cannotStart("\(shown): \(Self.ending(status))") }
+        guard status == 0 else { throw .cannotStart("\(Quoted.escaped(bytes: program)): \(Self.ending(status))") }
     }
 
     /// How a child ended, from its wait status: "exited with status N" or
