@@ -6,7 +6,12 @@ public enum Stdin {
     /// The lines of standard input (without `\n` or `\r\n`), then completion
     /// at end of input. Shared: every subscriber sees the lines read while it
     /// is subscribed; a thread reads while anyone is subscribed.
-    public static var lines: Signal<String> { shared }
+    /// They come from `SourceWorld.current.input`, read when the signal
+    /// is built: descriptor 0, unless a recipe's tests gave other lines.
+    public static var lines: Signal<String> { SourceWorld.current.input() }
+
+    /// The lines of descriptor 0 (`SourceWorld.live`).
+    static var liveLines: Signal<String> { shared }
 
     private static let shared = lines(from: STDIN_FILENO).share()
 

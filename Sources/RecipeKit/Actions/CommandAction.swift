@@ -6,7 +6,7 @@ import Glibc
 /// so one per action).
 ///
 /// Its state is one `RunMachine`, and every transition is made on the
-/// recipe queue (`RecipeQueue`), wherever the news comes from: a trigger,
+/// world's queue (`RecipeWorld.queue`), wherever the news comes from: a trigger,
 /// a key, a timer, or a run's end (from its output reader's thread), so a
 /// queued run starts there too. A trigger starts a set of runs: the
 /// command once, or with `{}`/`{+}` once per changed path
@@ -26,8 +26,10 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     private let isPerPath: Bool
     private let options: RunOptions
     private let observer: Observer<RunResult>
-    /// For `RunOptions.timeout` and the status line of a slow stop.
+    /// For `RunOptions.timeout`, the status line of a slow stop, and durations.
     private let scheduler: any Scheduler
+    /// What it acts on: its queue, its commands, its output, the keys.
+    private let world: RecipeWorld
     private let machine: Locked<RunMachine<Trigger>>
     /// The subscription to the keys' commands (`RunControl`), for actions
     /// that start chains.
@@ -35,25 +37,27 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// Whether the command keeps starting itself (on the recipe queue).
     private let loops = Locked(LoopDetector())
 
-    init(template: CommandTemplate, policy: OnBusy, options: RunOptions, scheduler: any Scheduler, observer: Observer<RunResult>) {
+    init(template: CommandTemplate, policy: OnBusy, options: RunOptions, scheduler: any Scheduler, world: RecipeWorld,
+         observer: Observer<RunResult>) {
         arguments = template.words.map(\.text)
         shown = CommandName.display(words: template.words, shell: options.shell)
         isPerPath = template.isPerPath
         self.options = options
         self.scheduler = scheduler
+        self.world = world
         self.observer = observer
-        machine = Locked(RunMachine(policy: policy, jobs: max(options.jobs, 1), template: template))
+        machine = Locked(RunMachine(policy: policy, jobs: max(options.jobs, 1), template: template, launcher: world.commands))
         if Trigger.manual != nil {
-            control.disposable = RunControl.commands.subscribe(onNext: { [weak self] command in self?.obey(command) })
+            control.disposable = world.controls.subscribe(onNext: { [weak self] command in self?.obey(command) })
         }
     }
 
     func receive(_ trigger: Trigger) {
-        RecipeQueue.async { [self] in take(trigger, honouringPause: true) }
+        world.queue.async { [self] in take(trigger, honouringPause: true) }
     }
 
     func complete() {
-        RecipeQueue.async { [self] in perform(transition { $0.completed() }) }
+        world.queue.async { [self] in perform(transition { $0.completed() }) }
     }
 
     /// Stops the running commands (their whole process groups) and returns
@@ -63,7 +67,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// groups does not hold the queue.
     func dispose() {
         control.dispose()
-        let runs = RecipeQueue.sync { transition { $0.dispose() } }
+        let runs = world.queue.sync { transition { $0.dispose() } }
         for run in runs {
             run.timers.dispose()
             run.handle.stop()
@@ -77,7 +81,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// How long a stop may take before a status line says it is under way.
     static var stopLinePatience: Duration { .milliseconds(500) }
 
-    private var announcer: RunAnnouncer { RunAnnouncer(command: shown, options: options) }
+    private var announcer: RunAnnouncer { RunAnnouncer(command: shown, options: options, output: world.output) }
 
     /// On the recipe queue, as every caller of it.
     private func transition<Result>(_ body: (inout RunMachine<Trigger>) -> Result) -> Result {
@@ -86,7 +90,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     /// A trigger, or a key's run-now (which a pause does not hold).
     private func take(_ trigger: Trigger, honouringPause: Bool) {
-        let step = transition { honouringPause ? $0.receive(trigger) : $0.runNow(trigger) }
+        let now = scheduler.now
+        let step = transition { honouringPause ? $0.receive(trigger, at: now) : $0.runNow(trigger, at: now) }
         if case .stop = step { announcer.restarting(trigger.changes) }
         perform(step)
     }
@@ -94,7 +99,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// A key's command: run now (even while paused), pause, resume (the
     /// held triggers run once, merged).
     private func obey(_ command: RunControl.Command) {
-        RecipeQueue.async { [self] in
+        world.queue.async { [self] in
             switch command {
             case .runNow:
                 if let manual = Trigger.manual { take(manual, honouringPause: false) }
@@ -121,7 +126,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             for run in runs { run.handle.send(number) }
         case .nothingToRun:
             announcer.nothingToRun()
-            perform(transition { $0.next() })
+            let now = scheduler.now
+            perform(transition { $0.next(at: now) })
         case .complete:
             observer.sendCompleted()
         }
@@ -137,7 +143,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
 
     private func start(_ run: Run) {
         let changes = run.changes
-        let environment = RunEnvironment(changes)
+        let environment = RunEnvironment(changes, directory: world.eventsDirectory)
         announcer.starting(changes)
         var process = options.process
         process.environmentBytes.merge(environment.variables) { $1 }
@@ -148,7 +154,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         // would stay in memory.
         run.handle.onStopping { [self, weak run] in
             guard let run else { return }
-            RecipeQueue.async { [self] in stopBegan(run) }
+            world.queue.async { [self] in stopBegan(run) }
         }
         if let timeout = options.timeout {
             // Armed before the child exists, so no moment of the run goes
@@ -157,22 +163,23 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             // `exited` still comes once the whole group is gone.
             run.timers.add(scheduler.schedule(after: timeout) { [self, weak run] in
                 guard let run else { return }
-                RecipeQueue.async { [self] in perform(transition { $0.timedOut(run) }) }
+                world.queue.async { [self] in perform(transition { $0.timedOut(run) }) }
             })
         }
         let prefix = options.outputPrefix ?? ""
-        let events = ProcessSource.run(run.invocation.words, options: process, handle: run.handle).subscribe { [self, weak run] event in
+        let output = world.output
+        let events = world.commands.run(run.invocation.words, options: process, handle: run.handle).subscribe { [self, weak run] event in
             switch event {
             case .next(.stdout(let line)):
-                Terminal.output(line, prefix: prefix, toStandardError: false)
+                output.output(line, prefix: prefix, color: nil, toStandardError: false)
             case .next(.stderr(let line)):
-                Terminal.output(line, prefix: prefix, toStandardError: true)
+                output.output(line, prefix: prefix, color: nil, toStandardError: true)
             case .next(.exited(let status)):
                 guard let run else { return }
-                RecipeQueue.async { [self] in ended(run, status) }
+                world.queue.async { [self] in ended(run, status) }
             case .error(let error):
                 guard let run else { return }
-                RecipeQueue.async { [self] in failed(run, error) }
+                world.queue.async { [self] in failed(run, error) }
             case .next(.started), .completed:
                 break
             }
@@ -190,7 +197,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         let patience = Self.stopLinePatience
         run.timers.add(scheduler.schedule(after: patience) { [self, weak run] in
             guard let run else { return }
-            RecipeQueue.async { [self] in
+            world.queue.async { [self] in
                 if transition({ $0.isStopping(run) }) { announcer.stopping(after: patience) }
             }
         })
@@ -200,14 +207,15 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// A start refused because rwatch is ending (Ctrl-C as a step exits,
     /// before the next one starts) is not an error worth a line.
     private func failed(_ run: Run, _ error: any Error) {
-        if !ProcessSupervisor.isEnding { Terminal.error("\(error)") }
-        if ShellHint.applies(to: error, arguments: arguments, shell: options.shell) { Terminal.status(ShellHint.text) }
+        if !ProcessSupervisor.isEnding { world.output.error("\(error)") }
+        if ShellHint.applies(to: error, arguments: arguments, shell: options.shell) { world.output.status(ShellHint.text, color: nil) }
         ended(run, .exited(127))
     }
 
     /// `run`'s group is gone: report it, then go on with the machine.
     private func ended(_ run: Run, _ status: ExitStatus) {
-        let (ending, after) = transition { $0.exited(run, status) }
+        let now = scheduler.now
+        let (ending, after) = transition { $0.exited(run, status, at: now) }
         run.timers.dispose()
         run.subscription.dispose()
         let stopped: RunMachine<Trigger>.StopCause?
@@ -216,7 +224,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         case .own: stopped = nil
         case .stopped(let cause): stopped = cause
         }
-        announcer.finished(status, ContinuousClock.now - run.began, timedOut: stopped == .timeout, stopped: stopped != nil, shown: label(of: run))
+        announcer.finished(status, now - run.began, timedOut: stopped == .timeout, stopped: stopped != nil, shown: label(of: run))
         switch after {
         case .wait:
             break
@@ -226,7 +234,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
             report(outcome)
             // Decided after the report: a downstream that disposes on it
             // (`take(1)`) starts nothing more.
-            perform(transition { $0.next() })
+            let later = scheduler.now
+            perform(transition { $0.next(at: later) })
         }
     }
 
@@ -238,7 +247,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         let shown = warning.paths.prefix(3).map { Quoted.path(Terminal.relative($0)) }.joined(separator: ", ")
         let more = warning.paths.count > 3 ? " +\(warning.paths.count - 3) more" : ""
         let flags = LoopDetector.ignoreFlags(for: warning.paths, base: FileSystem.absolute(".")).joined(separator: " ")
-        Terminal.warning("the last \(warning.runs) runs of \(announcer.name) were started only by files it wrote while it ran "
+        world.output.warning("the last \(warning.runs) runs of \(announcer.name) were started only by files it wrote while it ran "
             + "(\(shown)\(more)); if it keeps starting itself, ignore them: \(flags)")
     }
 
@@ -247,7 +256,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     private func report(_ outcome: RunMachine<Trigger>.Outcome) {
         loops.withLock { $0.ended(at: FileSystem.wallClock(), stopped: outcome.stopped != nil) }
         let set = outcome.set
-        let duration = ContinuousClock.now - set.began
+        let duration = scheduler.now - set.began
         guard let worst = set.worst else { return }
         var runs: [RunResult.Step] = []
         if isPerPath {

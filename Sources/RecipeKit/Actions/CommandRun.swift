@@ -9,18 +9,20 @@ final class CommandRun<Trigger: RunTrigger>: Sendable {
     /// The command it runs, and the changed paths it is for (with `{}` or
     /// `{+}`; empty otherwise).
     let invocation: CommandTemplate.Invocation
-    /// When it started, for its duration.
-    let began = ContinuousClock.now
+    /// When it started (the world's scheduler time), for its duration.
+    let began: Duration
     /// Stops and signals its process group.
-    let handle = ProcessHandle()
+    let handle: any CommandHandle
     /// Its events (and its events file, which goes with them).
     let subscription = SerialDisposable()
     /// Its `RunOptions.timeout` timer and the slow stop's status line.
     let timers = CompositeDisposable()
 
-    init(_ trigger: Trigger, invocation: CommandTemplate.Invocation) {
+    init(_ trigger: Trigger, invocation: CommandTemplate.Invocation, handle: any CommandHandle = ProcessHandle(), at now: Duration = .zero) {
         self.trigger = trigger
         self.invocation = invocation
+        self.handle = handle
+        began = now
     }
 
     /// The changes the run is about: the trigger's, or with `{}`/`{+}`

@@ -6,9 +6,9 @@ import WatchSources
 /// `/tmp`), removed with its last file, and closed for good when a stop
 /// signal ends rwatch: from then on no run makes a file or a directory
 /// again, so nothing is left behind by a run that starts while rwatch exits.
-final class EventsDirectory: Sendable {
+package final class EventsDirectory: Sendable {
     /// The process's directory; closed by the stop-signal cleanup.
-    static let shared: EventsDirectory = {
+    package static let shared: EventsDirectory = {
         let directory = EventsDirectory()
         // Registered before any directory exists; if the stop came first,
         // this closes it at once.

@@ -6,6 +6,7 @@ extension Signal where Value: RunTrigger {
     public func notify(_ arguments: [String]) -> Signal<Value> {
         let source = self
         let quiet = RunOptions(statusLines: false)
+        let world = RecipeWorld.current
         // One subscription: the notifier gets each value as it passes, so
         // nothing can reach the pass-through and miss the notifier (two
         // subscriptions to a shared source did: a value sent between them).
@@ -14,7 +15,7 @@ extension Signal where Value: RunTrigger {
             // A notification's words are its text: no placeholder in them.
             let template = CommandTemplate(plain: words)
             let action = CommandAction<Value>(
-                template: template, policy: .ignore, options: quiet, scheduler: QueueScheduler.recipe, observer: Observer { _ in }
+                template: template, policy: .ignore, options: quiet, scheduler: world.scheduler, world: world, observer: Observer { _ in }
             )
             let upstream = source.subscribe { event in
                 switch event {
@@ -36,9 +37,9 @@ extension Signal {
     /// on PATH) or else as a yellow status line with a bell, for every
     /// value, and passes the values on. Put a `throttle` before it.
     public func notify(message: String) -> Signal<Value> {
-        let desktop = Notifier.desktopCommand(message)
+        let output = RecipeWorld.current.output
         return map { value in
-            Notifier.show(message, command: desktop)
+            output.notify(message)
             return value
         }
     }

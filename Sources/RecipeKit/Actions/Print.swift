@@ -5,8 +5,9 @@ extension Signal {
     /// errors pass through.
     public func print(_ prefix: String = "", color: Terminal.Color? = nil) -> Signal<Value> {
         let prefix = Terminal.separated(prefix)
+        let output = RecipeWorld.current.output
         return map { value in
-            Terminal.output("\(value)", prefix: prefix, color: color, toStandardError: false)
+            output.output("\(value)", prefix: prefix, color: color, toStandardError: false)
             return value
         }
     }

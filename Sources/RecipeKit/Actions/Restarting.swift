@@ -39,13 +39,14 @@ extension Signal where Value == RunResult {
         serving.onSetStart = { live.withLock { $0 += 1 } }
         let name = serving.name.map(Quoted.escaped) ?? CommandName.display(words: arguments, shell: options.shell)
         let statusLines = options.statusLines
+        let output = RecipeWorld.current.output
         let failures = shared.filter { !passes($0) }.on(next: { result in
             guard statusLines else { return }
             let failed = result.step.name
             if live.withLock({ $0 }) > 0 {
-                Terminal.status("\(name) keeps running: \(failed) did not pass, so it was not restarted", color: .yellow)
+                output.status("\(name) keeps running: \(failed) did not pass, so it was not restarted", color: .yellow)
             } else {
-                Terminal.status("\(name) not started: \(failed) did not pass; waiting for a change", color: .yellow)
+                output.status("\(name) not started: \(failed) did not pass; waiting for a change", color: .yellow)
             }
         })
         let servers = shared.filter(passes).run(arguments, onBusy: onBusy, options: serving)

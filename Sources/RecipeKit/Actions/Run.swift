@@ -30,7 +30,7 @@ extension Signal where Value: RunTrigger {
         _ arguments: [String],
         onBusy: OnBusy = .queue,
         options: RunOptions = RunOptions(),
-        scheduler: some Scheduler = QueueScheduler.recipe
+        scheduler: any Scheduler = RecipeWorld.current.scheduler
     ) -> Signal<RunResult> {
         run(arguments.map { CommandWord($0) }, onBusy: onBusy, options: options, scheduler: scheduler)
     }
@@ -44,7 +44,7 @@ extension Signal where Value: RunTrigger {
         _ arguments: [CommandWord],
         onBusy: OnBusy = .queue,
         options: RunOptions = RunOptions(),
-        scheduler: some Scheduler = QueueScheduler.recipe
+        scheduler: any Scheduler = RecipeWorld.current.scheduler
     ) -> Signal<RunResult> {
         precondition(!arguments.isEmpty, "run needs a command")
         let source = self
@@ -55,8 +55,11 @@ extension Signal where Value: RunTrigger {
             // Each subscriber hears what is wrong with the command.
             return Signal<RunResult>.error(error)
         }
+        // The world it is built in: its commands start there, whenever subscribed.
+        let world = RecipeWorld.current
         return Signal<RunResult> { observer in
-            let action = CommandAction<Value>(template: template, policy: onBusy, options: options, scheduler: scheduler, observer: observer)
+            let action = CommandAction<Value>(template: template, policy: onBusy, options: options, scheduler: scheduler, world: world,
+                                              observer: observer)
             let upstream = source.subscribe { event in
                 switch event {
                 case .next(let trigger): action.receive(trigger)

@@ -8,6 +8,8 @@ struct RunAnnouncer: Sendable {
     /// The command line as status lines show it (`CommandName`).
     let command: String
     let options: RunOptions
+    /// Where its lines go.
+    let output: any RecipeOutput
 
     /// The command as the user gave it (quoted, shortened, escaped), or
     /// the step's name.
@@ -17,23 +19,23 @@ struct RunAnnouncer: Sendable {
     /// first run, or one not caused by files; for one run of a `{}` set,
     /// the changes of its path).
     func starting(_ changes: ChangeBatch?) {
-        Terminal.clear(options.clear)
+        output.clear(options.clear)
         if options.statusLines || Diagnostics.isEnabled {
-            Terminal.starting(command, name: options.name, changes: changes, show: options.statusLines)
+            status(Terminal.starting(command, name: options.name, changes: changes), color: .cyan, show: options.statusLines)
         }
         let events = changes?.events ?? []
         if options.printEvents {
-            for event in events { Terminal.status(Self.describe(event), color: .dim) }
+            for event in events { output.status(Self.describe(event), color: .dim) }
         }
         if Diagnostics.isEnabled { Diagnostics.verbose(Self.reason(for: changes)) }
-        if options.notify?.atStart == true { Notifier.announce("\(name) started") }
+        if options.notify?.atStart == true { output.announce("\(name) started") }
     }
 
     /// A `{}` or `{+}` command found no changed path to run for (the `r`
     /// key before any change).
     func nothingToRun() {
         guard options.statusLines else { return }
-        Terminal.status("no changed file yet: \(name) runs for each file that changes", color: .dim)
+        output.status("no changed file yet: \(name) runs for each file that changes", color: .dim)
     }
 
     /// A change came while the command ran under `.restart`: it is being
@@ -46,7 +48,7 @@ struct RunAnnouncer: Sendable {
             why = " (changed: \(Quoted.escaped(Terminal.relative(first)))\(more))"
         }
         let line = "↻ restarting \(name)\(why)"
-        if options.statusLines { Terminal.status(line, color: .cyan) } else { Diagnostics.log(.info, line) }
+        status(line, color: .cyan, show: options.statusLines)
     }
 
     /// A stop is taking a while: `stopping ./server: SIGTERM sent, SIGKILL in 5 s…`.
@@ -54,7 +56,7 @@ struct RunAnnouncer: Sendable {
         guard options.statusLines else { return }
         let left = options.stopTimeout - waited
         let kill = options.stopSignal == SIGKILL ? "" : ", SIGKILL in \(Terminal.format(max(left, .zero)))…"
-        Terminal.status("stopping \(name): \(SignalName.name(options.stopSignal)) sent\(kill)", color: .yellow)
+        output.status("stopping \(name): \(SignalName.name(options.stopSignal)) sent\(kill)", color: .yellow)
     }
 
     /// After a command ended; `timedOut` when `options.timeout` stopped it,
@@ -69,7 +71,8 @@ struct RunAnnouncer: Sendable {
             return
         }
         if options.statusLines || Diagnostics.isEnabled {
-            Terminal.finished(label, status, duration, timedOut: timedOut ? options.timeout : nil, show: options.statusLines)
+            let (line, color) = Terminal.finished(label, status, duration, timedOut: timedOut ? options.timeout : nil)
+            self.status(line, color: color, show: options.statusLines)
         }
         if shown == nil { told(status, duration) }
     }
@@ -85,11 +88,7 @@ struct RunAnnouncer: Sendable {
             let line = failed == 0
                 ? "✓ \(name): \(runs) in \(Terminal.format(duration))"
                 : "✗ \(name): \(failed) of \(runs) failed, worst \(Terminal.describe(worst)), in \(Terminal.format(duration))"
-            if options.statusLines {
-                Terminal.status(line, color: failed == 0 ? .green : .red)
-            } else {
-                Diagnostics.log(.info, line)
-            }
+            status(line, color: failed == 0 ? .green : .red, show: options.statusLines)
         }
         told(worst, duration)
     }
@@ -97,9 +96,14 @@ struct RunAnnouncer: Sendable {
     /// The notification and the bell at the end of what a trigger started.
     private func told(_ status: ExitStatus, _ duration: Duration) {
         if options.notify?.atEnd == true {
-            Notifier.announce("\(name) \(status.succeeded ? "✓" : "✗") \(status) in \(Terminal.format(duration))")
+            output.announce("\(name) \(status.succeeded ? "✓" : "✗") \(status) in \(Terminal.format(duration))")
         }
-        if options.bell { Terminal.bell() }
+        if options.bell { output.bell() }
+    }
+
+    /// A status line, or with `show` false a line for the log only (`-q`).
+    private func status(_ text: String, color: Terminal.Color?, show: Bool) {
+        if show { output.status(text, color: color) } else { Diagnostics.log(.info, text) }
     }
 
     /// `modified src/a.swift`: the kind and the path, relative to the

@@ -19,10 +19,11 @@ struct RunEnvironment: Sendable {
     /// The variables, as bytes (`ProcessOptions.environmentBytes`).
     private(set) var variables: [String: [UInt8]] = [:]
     private var eventsFile: String?
-    private let directory: EventsDirectory
+    private let directory: EventsDirectory?
 
-    /// The variables for `changes`, with the events file made in `directory`.
-    init(_ changes: ChangeBatch?, directory: EventsDirectory = .shared) {
+    /// The variables for `changes`, with the events file made in
+    /// `directory` (none without one: a world on virtual time writes no file).
+    init(_ changes: ChangeBatch?, directory: EventsDirectory? = .shared) {
         self.directory = directory
         let paths = changes?.paths ?? []
         var joined: [UInt8] = []
@@ -40,7 +41,7 @@ struct RunEnvironment: Sendable {
         variables["RWATCH_PATHS"] = joined
         if truncated { variables["RWATCH_PATHS_TRUNCATED"] = Array("1".utf8) }
         variables["RWATCH_COMMON_PATH"] = changes?.commonRoot?.bytes ?? []
-        if let file = Self.writeEvents(changes?.events ?? [], in: directory) {
+        if let directory, let file = Self.writeEvents(changes?.events ?? [], in: directory) {
             eventsFile = file
             variables["RWATCH_EVENTS_FILE"] = Array(file.utf8)
         }
@@ -50,7 +51,7 @@ struct RunEnvironment: Sendable {
     /// one. Later calls do nothing (a run can end both by exiting and by
     /// being disposed).
     func remove() {
-        guard let eventsFile else { return }
+        guard let eventsFile, let directory else { return }
         directory.remove(eventsFile)
     }
 

@@ -88,15 +88,19 @@ struct RunMachine<Trigger: RunTrigger> {
     private(set) var gate = Gate.open
     private var upstreamCompleted = false
 
-    init(policy: OnBusy, jobs: Int = 1, template: CommandTemplate) {
+    /// What makes each run's handle: the world's commands.
+    private let launcher: any CommandLauncher
+
+    init(policy: OnBusy, jobs: Int = 1, template: CommandTemplate, launcher: any CommandLauncher = RecipeWorld.live.commands) {
         precondition(jobs >= 1, "jobs must be at least 1")
         self.policy = policy
         self.jobs = jobs
         self.template = template
+        self.launcher = launcher
     }
 
     /// A trigger arrived: held while paused, else under the policy.
-    mutating func receive(_ trigger: Trigger, at now: ContinuousClock.Instant = .now) -> Step {
+    mutating func receive(_ trigger: Trigger, at now: Duration = .zero) -> Step {
         if case .paused(let held) = gate {
             gate = .paused(held: held.map { $0.merging(trigger) } ?? trigger)
             return .none
@@ -105,7 +109,7 @@ struct RunMachine<Trigger: RunTrigger> {
     }
 
     /// A trigger under the policy, paused or not (the `r` key).
-    mutating func runNow(_ trigger: Trigger, at now: ContinuousClock.Instant = .now) -> Step {
+    mutating func runNow(_ trigger: Trigger, at now: Duration = .zero) -> Step {
         switch phase {
         case .idle:
             return begin(trigger, at: now)
@@ -180,12 +184,12 @@ struct RunMachine<Trigger: RunTrigger> {
 
     /// `run`'s group is gone (or it could not start), with `status`: how
     /// to report it, and what follows.
-    mutating func exited(_ run: Run, _ status: ExitStatus, at now: ContinuousClock.Instant = .now) -> (ending: Ending, after: After) {
+    mutating func exited(_ run: Run, _ status: ExitStatus, at now: Duration = .zero) -> (ending: Ending, after: After) {
         switch phase {
         case .running(var set) where set.holds(run):
             let ending = set.stopCause(of: run).map(Ending.stopped) ?? .own
             set.end(run, status, at: now)
-            let more = set.fill(upTo: jobs)
+            let more = set.fill(upTo: jobs, launcher: launcher, at: now)
             if set.isOver {
                 phase = .idle
                 return (ending, .finished(Outcome(set: set, stopped: nil)))
@@ -206,11 +210,11 @@ struct RunMachine<Trigger: RunTrigger> {
     }
 
     /// After a finished set was reported: the pending set, or completion.
-    mutating func next() -> Step {
+    mutating func next(at now: Duration = .zero) -> Step {
         guard case .idle = phase else { return .none }
         if let trigger = pending {
             pending = nil
-            return runNow(trigger)
+            return runNow(trigger, at: now)
         }
         return upstreamCompleted ? .complete : .none
     }
@@ -237,7 +241,7 @@ struct RunMachine<Trigger: RunTrigger> {
     }
 
     /// Starts a set for `trigger`, or says there is nothing to run.
-    private mutating func begin(_ trigger: Trigger, at now: ContinuousClock.Instant) -> Step {
+    private mutating func begin(_ trigger: Trigger, at now: Duration) -> Step {
         var trigger = trigger
         var invocations = template.invocations(for: trigger.changes?.paths ?? [])
         if invocations.isEmpty, let last {
@@ -247,7 +251,7 @@ struct RunMachine<Trigger: RunTrigger> {
         guard !invocations.isEmpty else { return .nothingToRun }
         if template.isPerPath { last = trigger }
         var set = RunSet(trigger, invocations, at: now)
-        let started = set.fill(upTo: jobs)
+        let started = set.fill(upTo: jobs, launcher: launcher, at: now)
         phase = .running(set)
         return .start(started)
     }

@@ -7,17 +7,17 @@ extension RunMachine {
         /// What started the set (its paths are all of the set's).
         let trigger: Trigger
         /// When the set started, for its duration.
-        let began: ContinuousClock.Instant
+        let began: Duration
         /// Commands not started yet, in order.
         private(set) var waiting: [CommandTemplate.Invocation]
         /// Started and not ended.
         private(set) var running: [Run] = []
         /// Ended, in the order they ended, with their status and when.
-        private(set) var ended: [(run: Run, status: ExitStatus, at: ContinuousClock.Instant)] = []
+        private(set) var ended: [(run: Run, status: ExitStatus, at: Duration)] = []
         /// Runs stopped on their own (a timeout), while the set went on.
         private var stoppedAlone: [ObjectIdentifier: StopCause] = [:]
 
-        init(_ trigger: Trigger, _ invocations: [CommandTemplate.Invocation], at now: ContinuousClock.Instant) {
+        init(_ trigger: Trigger, _ invocations: [CommandTemplate.Invocation], at now: Duration) {
             self.trigger = trigger
             began = now
             waiting = invocations
@@ -28,11 +28,12 @@ extension RunMachine {
             running.contains { $0 === run }
         }
 
-        /// Starts waiting commands until `jobs` run: the runs made.
-        mutating func fill(upTo jobs: Int) -> [Run] {
+        /// Starts waiting commands until `jobs` run: the runs made, each
+        /// with a handle from `launcher`, begun `now`.
+        mutating func fill(upTo jobs: Int, launcher: any CommandLauncher, at now: Duration) -> [Run] {
             var started: [Run] = []
             while running.count < jobs, !waiting.isEmpty {
-                let run = Run(trigger, invocation: waiting.removeFirst())
+                let run = Run(trigger, invocation: waiting.removeFirst(), handle: launcher.makeHandle(), at: now)
                 running.append(run)
                 started.append(run)
             }
@@ -55,7 +56,7 @@ extension RunMachine {
         }
 
         /// `run` ended with `status`, `now`.
-        mutating func end(_ run: Run, _ status: ExitStatus, at now: ContinuousClock.Instant) {
+        mutating func end(_ run: Run, _ status: ExitStatus, at now: Duration) {
             running.removeAll { $0 === run }
             ended.append((run, status, now))
         }

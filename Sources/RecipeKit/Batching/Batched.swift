@@ -17,7 +17,7 @@ extension Signal where Value == FileEvent {
     /// completion; on error the open batch is sent, then the error. Disposing
     /// cancels the timer and drops the open batch. With `quiet` zero a batch
     /// holds what arrived before the scheduler got to run. Without a
-    /// scheduler the timers run on `QueueScheduler.recipe`.
+    /// scheduler the timers run on the world's (`RecipeWorld.scheduler`).
     ///
     /// With `holdingNewFiles` (`NewFileHolds.shared`, the file watchers'),
     /// a batch that would close while the watcher holds a new file for its
@@ -27,7 +27,7 @@ extension Signal where Value == FileEvent {
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),
         holdingNewFiles: NewFileHolds? = nil,
-        scheduler: some Scheduler = QueueScheduler.recipe
+        scheduler: any Scheduler = RecipeWorld.current.scheduler
     ) -> Signal<ChangeBatch> {
         // One shape from the watcher to the batch: each event is an array
         // of one, batched as the watcher's own arrays are.
@@ -47,7 +47,7 @@ extension Signal where Value == [FileEvent] {
         _ quiet: Duration = .milliseconds(50),
         maxWait: Duration = .seconds(1),
         holdingNewFiles: NewFileHolds? = nil,
-        scheduler: some Scheduler = QueueScheduler.recipe
+        scheduler: any Scheduler = RecipeWorld.current.scheduler
     ) -> Signal<ChangeBatch> {
         var holding: (@Sendable () -> Duration?)?
         if let holdingNewFiles { holding = { holdingNewFiles.remaining() } }

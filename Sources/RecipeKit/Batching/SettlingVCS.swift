@@ -39,16 +39,17 @@ extension Signal where Value == [FileEvent] {
     /// subscription can be the one that starts a shared watch.
     public func settlingVCS<Trigger>(of paths: [FilePath], until end: Signal<Trigger>) -> Signal<[FileEvent]> {
         let source = self
+        let world = RecipeWorld.current
         return Signal<[FileEvent]>.deferred {
             let announced = Locked<Set<VCSState.Operation>>([])
-            let busy = FileWatcher.vcsState(for: paths).on(next: { state in
+            let busy = world.sources.files.vcsState(for: paths).on(next: { state in
                 let lasting = Set(state.operations.filter(\.kind.waitsForPerson))
                 let new = announced.withLock { seen -> [VCSState.Operation] in
                     defer { seen = lasting }
                     return lasting.subtracting(seen).sorted { $0.description < $1.description }
                 }
                 for operation in new {
-                    Terminal.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
+                    world.output.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
                 }
             }).map(\.isBusy).takeUntil(end)
             return source.hold(while: busy, into: [FileEvent]()) { $0 += $1 }

@@ -23,27 +23,28 @@ enum KeyCommands {
     /// Answers the keys of `Keyboard.keys` until disposed; `quit` runs on
     /// `q` (and on Ctrl-D with `endOfInputQuits`). Pausing is shared by
     /// every run action that starts chains.
-    static func listen(quit: @escaping @Sendable () -> Void, endOfInputQuits: Bool = false) -> any Disposable {
+    static func listen(quit: @escaping @Sendable () -> Void, endOfInputQuits: Bool = false, world: RecipeWorld = .live) -> any Disposable {
         let paused = Locked(false)
+        let (output, controls) = (world.output, world.controls)
         return Keyboard.keys.subscribe(onNext: { key in
             switch action(for: key, endOfInputQuits: endOfInputQuits) {
             case .runNow:
-                Terminal.status("↻ running now (key r)", color: .cyan)
-                RunControl.commands.sendNext(.runNow)
+                output.status("↻ running now (key r)", color: .cyan)
+                controls.sendNext(.runNow)
             case .togglePause:
                 let nowPaused = paused.withLock { state -> Bool in
                     state.toggle()
                     return state
                 }
                 if nowPaused {
-                    Terminal.status("⏸ paused: changes are kept and run once on resume (p)", color: .yellow)
-                    RunControl.commands.sendNext(.pause)
+                    output.status("⏸ paused: changes are kept and run once on resume (p)", color: .yellow)
+                    controls.sendNext(.pause)
                 } else {
-                    Terminal.status("▶ resumed", color: .cyan)
-                    RunControl.commands.sendNext(.resume)
+                    output.status("▶ resumed", color: .cyan)
+                    controls.sendNext(.resume)
                 }
             case .clear:
-                Terminal.clear(.screen)
+                output.clear(.screen)
             case .quit:
                 quit()
             case nil:

@@ -1,8 +1,8 @@
 /// What the keys ask of the run actions that start chains (those whose
 /// trigger has a `manual` value: file changes): run now, pause, resume.
 /// `RecipeRunner` sends; every such `CommandAction` listens.
-enum RunControl {
-    enum Command: Sendable {
+package enum RunControl {
+    package enum Command: Sendable {
         /// `r` or space: run now, under the action's `OnBusy` policy.
         case runNow
         /// `p`: hold triggers (merged) instead of running them.
@@ -12,5 +12,5 @@ enum RunControl {
     }
 
     /// The commands, hot: an action sees those sent while it is subscribed.
-    static let commands = PublishSubject<Command>()
+    package static let commands = PublishSubject<Command>()
 }

@@ -32,31 +32,36 @@ public struct Recipe: Sendable {
     }
 
     /// The arguments given after the recipe on the command line
-    /// (`rwatch run tail-errors app.log` gives `["app.log"]`).
+    /// (`rwatch run tail-errors app.log` gives `["app.log"]`): the
+    /// world's (`RecipeWorld`), in a test the ones it gave.
     public static var arguments: [String] {
-        let given = CommandLine.arguments.dropFirst()
-        return Array(given.first == "--" ? given.dropFirst() : given)
+        paths.map(\.string)
     }
 
     /// `arguments` as paths, byte for byte (a file name typed on the
     /// command line need not be UTF-8; `arguments` would show it with
     /// U+FFFD): `Tail.follow(Recipe.paths)`.
     public static var paths: [FilePath] {
-        var given = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FilePath(platformString: $0) } }
-        if CommandLine.argc > 1, let first = CommandLine.unsafeArgv[1], strcmp(first, "--") == 0 { given.removeFirst() }
-        return given
+        RecipeWorld.current.paths
     }
 
     /// The value of environment variable `name`, nil when unset or empty:
-    /// how a recipe takes settings (`RWATCH_BUILD="make -j4"`).
+    /// how a recipe takes settings (`RWATCH_BUILD="make -j4"`). The
+    /// world's environment: in a test, the one it gave.
     public static func environment(_ name: String) -> String? {
-        guard let value = getenv(name), value.pointee != 0 else { return nil }
-        return String(cString: value)
+        guard let value = RecipeWorld.current.environment(name), !value.isEmpty else { return nil }
+        return value
     }
 
-    /// All pipelines merged; each value is the shell status of a finished
-    /// command run, or nil for values that are not runs.
-    var outcomes: Signal<Int32?> {
-        Signal.merge(body().map(\.outcomes))
+    /// The body's pipelines, built in `world`: every source, timer and
+    /// action in them acts there.
+    package func pipelines(in world: RecipeWorld) -> [Pipeline] {
+        world.evaluate(body)
+    }
+
+    /// All pipelines built in `world`, merged; each value is the shell
+    /// status of a finished command run, or nil for values that are not runs.
+    package func outcomes(in world: RecipeWorld) -> Signal<Int32?> {
+        Signal.merge(pipelines(in: world).map(\.outcomes))
     }
 }

@@ -46,7 +46,7 @@ public enum RecipeRunner {
         // On a terminal the keyboard reads it (Ctrl-D); elsewhere its end is read here.
         let input = quitWhenStdinCloses && !ControllingTerminal.isTerminal
             ? Stdin.lines.subscribe(onError: { _ in quit() }, onCompleted: quit) : nil
-        let subscription = recipe.outcomes.subscribe(
+        let subscription = recipe.outcomes(in: .live).subscribe(
             onNext: { status in
                 if let status { result.withLock { $0 = status } }
             },

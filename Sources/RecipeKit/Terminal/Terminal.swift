@@ -44,9 +44,8 @@ public enum Terminal {
         }
     }
 
-    /// `rwatch: src/a.swift (+2 more) → swift build`, before a run; with
-    /// `show` false it only reaches `Diagnostics` (the log file under `-q`).
-    static func starting(_ command: String, name: String?, changes: ChangeBatch?, show: Bool = true) {
+    /// `src/a.swift (+2 more) → swift build`: the status line before a run.
+    static func starting(_ command: String, name: String?, changes: ChangeBatch?) -> String {
         let paths = changes?.paths ?? []
         let what: String
         if let first = paths.first {
@@ -55,20 +54,19 @@ public enum Terminal {
         } else {
             what = "starting "
         }
-        status(what + (name.map { "\(Quoted.escaped($0)): \(command)" } ?? command), color: .cyan, show: show)
+        return what + (name.map { "\(Quoted.escaped($0)): \(command)" } ?? command)
     }
 
-    /// `rwatch: ✓ swift build exited 0 in 1.20 s`, after a run; with
-    /// `timedOut` (the limit), `✗ swift build timed out after 5.00 s:
-    /// killed by SIGTERM`. `show` as for `starting`.
-    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil, show: Bool = true) {
+    /// `✓ swift build exited 0 in 1.20 s`: the status line after a run, and
+    /// its colour; with `timedOut` (the limit), `✗ swift build timed out
+    /// after 5.00 s: killed by SIGTERM`.
+    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil) -> (String, Color) {
         let how = describe(status)
         if let timedOut {
-            Terminal.status("✗ \(Quoted.escaped(command)) timed out after \(format(timedOut)): \(how)", color: .red, show: show)
-            return
+            return ("✗ \(Quoted.escaped(command)) timed out after \(format(timedOut)): \(how)", .red)
         }
         let mark = status.succeeded ? "✓" : "✗"
-        Terminal.status("\(mark) \(command) \(how) in \(format(duration))", color: status.succeeded ? .green : .red, show: show)
+        return ("\(mark) \(command) \(how) in \(format(duration))", status.succeeded ? .green : .red)
     }
 
     /// `exited 1`, `killed by SIGTERM`.
@@ -77,11 +75,6 @@ public enum Terminal {
         case .exited(let code): "exited \(code)"
         case .signaled(let number): "killed by \(SignalName.name(number))"
         }
-    }
-
-    /// A status line for the log only, or for stderr and the log.
-    private static func status(_ text: String, color: Color?, show: Bool) {
-        if show { status(text, color: color) } else { Diagnostics.log(.info, text) }
     }
 
     /// One status line on stderr (control characters escaped: `Quoted.line`).

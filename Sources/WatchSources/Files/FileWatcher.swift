@@ -53,8 +53,11 @@ public enum FileWatcher {
     /// clear line. Events are delivered on the watcher's reader thread:
     /// hand slow work elsewhere (`observe(on:)`), or the kernel queue may
     /// overflow.
+    ///
+    /// The changes come from `SourceWorld.current.files`, read when the
+    /// signal is built: the kernel's, unless a recipe's tests gave another.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
-        flattened(shared(paths, options))
+        flattened(SourceWorld.current.files.batches(paths, options: options))
     }
 
     /// Each event of each batch, one by one.
@@ -82,6 +85,11 @@ public enum FileWatcher {
     ///
     ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
+        SourceWorld.current.files.batches(paths, options: options)
+    }
+
+    /// `batches(_:options:)` from the kernel (`SourceWorld.live`).
+    static func liveBatches(_ paths: [FilePath], options: WatchOptions) -> Signal<[FileEvent]> {
         shared(paths, options)
     }
 

@@ -65,6 +65,11 @@ public enum Tail {
     public static func follow(
         _ path: FilePath, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<String> {
+        SourceWorld.current.logs.follow(path, from: start, matching: pattern, backend: backend)
+    }
+
+    /// `follow(_:from:matching:backend:)` for one path, from the kernel (`SourceWorld.live`).
+    static func liveFollow(_ path: FilePath, from start: Start, matching pattern: LinePattern?, backend: WatchBackend) -> Signal<String> {
         // Its own producer rather than `map` on the tagged form: one
         // observer hop less per line.
         Signal.serial { observer in
@@ -118,9 +123,17 @@ public enum Tail {
     /// arrive as a `TailError`.
     /// Disposing stops the reading thread and closes every descriptor. A
     /// slow subscriber slows reading, never piles lines up in memory.
+    ///
+    /// The lines come from `SourceWorld.current.logs`, read when the
+    /// signal is built: the kernel's, unless a recipe's tests gave another.
     public static func follow(
         _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<Line> {
+        SourceWorld.current.logs.follow(paths, from: start, matching: pattern, backend: backend)
+    }
+
+    /// `follow(_:from:matching:backend:)` from the kernel (`SourceWorld.live`).
+    static func liveFollow(_ paths: [FilePath], from start: Start, matching pattern: LinePattern?, backend: WatchBackend) -> Signal<Line> {
         Signal.serial { observer in
             subscribe(paths, start, pattern, backend, observer, TailSink(
                 deliver: { path, text in observer.sendNextFromSource(Line(path: path, text: text)) },

@@ -15,7 +15,7 @@ extension FileWatcher {
     /// idle and completes. It does not end when a repository is deleted;
     /// it waits for it to come back.
     public static func vcsState(for paths: [FilePath]) -> Signal<VCSState> {
-        vcsState(for: paths, reader: nil)
+        SourceWorld.current.files.vcsState(for: paths)
     }
 
     /// `vcsState(for:)` read by `reader` (when given), in step with the
