@@ -15,6 +15,9 @@ let package = Package(
         .library(name: "Service", targets: ["Service"]),
         // Dynamic so that compiled recipes link against one shared copy.
         .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
+        // A recipe on virtual time, for the recipe's own tests (`rwatch test`):
+        // dynamic and shipped beside RecipeKit, as recipes link it.
+        .library(name: "RecipeTesting", type: .dynamic, targets: ["RecipeTesting"]),
     ],
     dependencies: [
         // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.
@@ -48,6 +51,11 @@ let package = Package(
         .target(
             name: "RecipeKit",
             dependencies: ["Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "RecipeTesting",
+            dependencies: ["RecipeKit", "Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         // Watchman's data model and its two wire encodings (JSON lines, BSER):
@@ -88,6 +96,7 @@ let package = Package(
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchSourcesTests", dependencies: ["WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "RecipeKitTests", dependencies: ["RecipeKit", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "RecipeTestingTests", dependencies: ["RecipeTesting", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "WatchmanProtocolTests", dependencies: ["WatchmanProtocol", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "ServiceTests", dependencies: ["Service", "WatchSources", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "rwatchTests", dependencies: ["rwatch", "TestSupport"], swiftSettings: strict),

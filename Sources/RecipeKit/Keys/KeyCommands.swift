@@ -3,7 +3,7 @@ import Glibc
 /// The keys rwatch answers while no command holds the terminal, like entr:
 /// `r` or space run now, `p` pauses and resumes, `c` clears the screen, `q`
 /// quits (exit 0). Everything else is ignored.
-enum KeyCommands {
+package enum KeyCommands {
     /// What a key asks for.
     enum Action: Equatable {
         case runNow, togglePause, clear, quit
@@ -23,10 +23,14 @@ enum KeyCommands {
     /// Answers the keys of `Keyboard.keys` until disposed; `quit` runs on
     /// `q` (and on Ctrl-D with `endOfInputQuits`). Pausing is shared by
     /// every run action that starts chains.
-    static func listen(quit: @escaping @Sendable () -> Void, endOfInputQuits: Bool = false, world: RecipeWorld = .live) -> any Disposable {
+    /// `keys` are the terminal's (`Keyboard.keys`) when live, a test's
+    /// presses in a `RecipeTest`; `world` says where the status lines and
+    /// the commands go.
+    package static func listen(to keys: Signal<UInt8> = Keyboard.keys, quit: @escaping @Sendable () -> Void, endOfInputQuits: Bool = false,
+                               world: RecipeWorld = .live) -> any Disposable {
         let paused = Locked(false)
         let (output, controls) = (world.output, world.controls)
-        return Keyboard.keys.subscribe(onNext: { key in
+        return keys.subscribe(onNext: { key in
             switch action(for: key, endOfInputQuits: endOfInputQuits) {
             case .runNow:
                 output.status("↻ running now (key r)", color: .cyan)

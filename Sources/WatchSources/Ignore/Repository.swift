@@ -4,7 +4,7 @@ import SystemPackage
 /// nearest directory holding `.git` (a directory, or a file `gitdir: …` as
 /// in linked worktrees and submodules) or `.hg`, even above the watched
 /// paths.
-struct Repository: Sendable, Hashable {
+package struct Repository: Sendable, Hashable {
     enum Kind: Sendable, Hashable {
         case git
         case mercurial

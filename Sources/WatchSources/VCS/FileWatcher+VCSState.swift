@@ -30,37 +30,50 @@ extension FileWatcher {
                     repositories.append(found)
                 }
             }
-            guard !repositories.isEmpty else { return Signal.just(VCSState()) }
-            var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useProjectIgnore: false,
-                                       useGlobalIgnore: false, useDefaultIgnore: false, onRootDeleted: .waitForReappearance, recursive: false)
-            // What is there now arrives first, as `created`, from the reader thread.
-            options.reportsExisting = true
-            // A lock counts from the moment it exists.
-            options.coalescesSaves = false
-            let tracker = VCSTracker(repositories)
-            let tops = repositories.map(\.top)
-            let directories = repositories.map(\.stateDirectory)
-            let events = reader.map { flattened(batches(directories, options: options, reader: $0)) }
-                ?? watch(directories, options: options)
-            return events
-                .scan(tracker) { tracker, event in tracker.applying(event) }
-                .map(\.state)
-                .startWith(VCSState())
-                .distinctUntilChanged()
-                .concatMap { state -> Signal<VCSState> in
-                    guard !state.isBusy else { return Signal.just(state) }
-                    // The files an operation wrote come before its end,
-                    // even those held back as possibly temporary (by the
-                    // reader the watches are on: `reader`, else the process's).
-                    return Signal { observer in
-                        (reader?.reader ?? InotifyReader.shared).releaseNew(under: tops) {
-                            observer.sendNext(state)
-                            observer.sendCompleted()
-                        }
-                        return ActionDisposable {}
-                    }
-                }
+            let watch: @Sendable ([FilePath], WatchOptions) -> Signal<FileEvent> = { directories, options in
+                reader.map { flattened(batches(directories, options: options, reader: $0)) } ?? flattened(liveBatches(directories, options: options))
+            }
+            // The files an operation wrote come before its end, even those
+            // held back as possibly temporary (by the reader the watches
+            // are on: `reader`, else the process's).
+            return vcsState(of: repositories, watch: watch) { tops, then in
+                (reader?.reader ?? InotifyReader.shared).releaseNew(under: tops, then: then)
+            }
         }
+    }
+
+    /// The state of `repositories`, from a watch of their state
+    /// directories made with `watch` (a recipe's tests give their virtual
+    /// tree's). Before each idle state, `releaseNew` lets out the files an
+    /// operation wrote that a watch still holds, and calls back.
+    package static func vcsState(
+        of repositories: [Repository], watch: ([FilePath], WatchOptions) -> Signal<FileEvent>,
+        releaseNew: @escaping @Sendable (_ tops: [FilePath], _ then: @escaping @Sendable () -> Void) -> Void
+    ) -> Signal<VCSState> {
+        guard !repositories.isEmpty else { return Signal.just(VCSState()) }
+        var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useProjectIgnore: false,
+                                   useGlobalIgnore: false, useDefaultIgnore: false, onRootDeleted: .waitForReappearance, recursive: false)
+        // What is there now arrives first, as `created`, in step with the watches.
+        options.reportsExisting = true
+        // A lock counts from the moment it exists.
+        options.coalescesSaves = false
+        let tracker = VCSTracker(repositories)
+        let tops = repositories.map(\.top)
+        return watch(repositories.map(\.stateDirectory), options)
+            .scan(tracker) { tracker, event in tracker.applying(event) }
+            .map(\.state)
+            .startWith(VCSState())
+            .distinctUntilChanged()
+            .concatMap { state -> Signal<VCSState> in
+                guard !state.isBusy else { return Signal.just(state) }
+                return Signal { observer in
+                    releaseNew(tops) {
+                        observer.sendNext(state)
+                        observer.sendCompleted()
+                    }
+                    return ActionDisposable {}
+                }
+            }
     }
 
     /// `vcsState(for:)` for paths given as text.

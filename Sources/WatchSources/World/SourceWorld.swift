@@ -18,17 +18,20 @@ public struct SourceWorld: Sendable {
     public var logs: any LineSource
     /// The lines of standard input.
     public var input: @Sendable () -> Signal<String>
+    /// The new files `files`' watchers hold for the save window (`NewFileHolds.shared`).
+    public var newFileHolds: NewFileHolds
 
     /// A world of the given sources.
-    public init(files: any FileSource, logs: any LineSource, input: @escaping @Sendable () -> Signal<String>) {
+    public init(files: any FileSource, logs: any LineSource, input: @escaping @Sendable () -> Signal<String>, newFileHolds: NewFileHolds) {
         self.files = files
         self.logs = logs
         self.input = input
+        self.newFileHolds = newFileHolds
     }
 
     /// The kernel's world: inotify (and polling, and a running `rwatch
     /// serve`) for files, `tail -F` for logs, descriptor 0 for input.
-    public static let live = SourceWorld(files: LiveFileSource(), logs: LiveLineSource(), input: { Stdin.liveLines })
+    public static let live = SourceWorld(files: LiveFileSource(), logs: LiveLineSource(), input: { Stdin.liveLines }, newFileHolds: .live)
 
     /// The world signals are built in now: `live` unless a caller bound another.
     @TaskLocal public static var current: SourceWorld = .live

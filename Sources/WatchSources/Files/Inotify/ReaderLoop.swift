@@ -124,7 +124,7 @@ final class ReaderLoop<System: LoopSystem> {
         // delivers: a batch that gets an edited file sees that a new file
         // of the same save is held.
         for client in machine.clients {
-            NewFileHolds.shared.publish(client.coalescer.newFilesDue, for: client.sink)
+            NewFileHolds.live.publish(client.coalescer.newFilesDue, for: client.sink)
         }
         for action in actions {
             switch action {

@@ -65,7 +65,7 @@ final class PollJob: @unchecked Sendable {
 
     private func perform(_ actions: [PollMachine.Action]) {
         // The new files held now, before what this step delivers (`NewFileHolds`).
-        NewFileHolds.shared.publish(machine.newFilesDue, for: sink, job: id)
+        NewFileHolds.live.publish(machine.newFilesDue, for: sink, job: id)
         for action in actions {
             switch action {
             case .send(let events):

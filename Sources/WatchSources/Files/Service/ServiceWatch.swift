@@ -202,7 +202,7 @@ final class ServiceWatch: Sendable {
     /// batch that gets an edited file sees that a new one of the same save
     /// is held (`NewFileHolds`).
     private func deliver(_ events: [FileEvent], _ loop: ServiceLoop) {
-        NewFileHolds.shared.publish(loop.newFilesDue, for: sink)
+        NewFileHolds.live.publish(loop.newFilesDue, for: sink)
         sink.send(events)
     }
 
