@@ -127,7 +127,7 @@ fuzz: deps
 # Installs rwatch with what recipe compilation needs, so that an installed
 # rwatch compiles recipes outside the source tree:
 #   $(PREFIX)/bin/rwatch
-#   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, Signals, WatchSources,
+#   $(PREFIX)/lib/rwatch/libRecipeKit.so and Modules/ (RecipeKit, RecipeTesting, Signals, WatchSources,
 #     WatchmanProtocol (WatchSources speaks it to a running service), SystemPackage,
 #     and the module maps of CGlibcShims and swift-system's CSystem)
 #   $(PREFIX)/share/rwatch/recipes/*.swift, $(PREFIX)/share/man/man1/rwatch.1
@@ -144,7 +144,7 @@ install-files:
 	    $(DESTDIR)$(PREFIX)/share/rwatch/recipes $(DESTDIR)$(PREFIX)/share/man/man1; \
 	install -m 755 $$bin/rwatch $(DESTDIR)$(PREFIX)/bin/rwatch; \
 	install -m 644 $$bin/libRecipeKit.so $(DESTDIR)$(PREFIX)/lib/rwatch/libRecipeKit.so; \
-	for m in RecipeKit Signals WatchSources WatchmanProtocol SystemPackage; do \
+	for m in RecipeKit RecipeTesting Signals WatchSources WatchmanProtocol SystemPackage; do \
 	    for ext in swiftmodule swiftdoc; do \
 	        if [ -e $$bin/Modules/$$m.$$ext ]; then cp -R $$bin/Modules/$$m.$$ext $(DESTDIR)$(PREFIX)/lib/rwatch/Modules/; fi; \
 	    done; \

@@ -13,11 +13,13 @@ let package = Package(
         .library(name: "WatchmanProtocol", targets: ["WatchmanProtocol"]),
         // The service itself, for the query parser's fuzzer (Fuzz/Harnesses).
         .library(name: "Service", targets: ["Service"]),
-        // Dynamic so that compiled recipes link against one shared copy.
-        .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit"]),
-        // A recipe on virtual time, for the recipe's own tests (`rwatch test`):
-        // dynamic and shipped beside RecipeKit, as recipes link it.
-        .library(name: "RecipeTesting", type: .dynamic, targets: ["RecipeTesting"]),
+        // Dynamic so that compiled recipes link against one shared copy. It
+        // holds RecipeTesting too (a recipe on virtual time, for the tests
+        // `rwatch test` compiles): a library of its own would carry a second
+        // copy of RecipeKit, whose world a test could never hand to the recipe.
+        .library(name: "RecipeKit", type: .dynamic, targets: ["RecipeKit", "RecipeTesting"]),
+        // RecipeTesting for packages that test recipes with `swift test`.
+        .library(name: "RecipeTesting", targets: ["RecipeTesting"]),
     ],
     dependencies: [
         // 1.8.0: `@Option(defaultAsFlag:)`, for `--poll[=INTERVAL]`.

@@ -5,7 +5,8 @@ import RecipeKit
 /// the `Start` asks, then each new one), filtered by the follow's pattern.
 final class VirtualLogs: LineSource, Sendable {
     private struct Follower {
-        let paths: Set<FilePath>
+        /// Each followed log by its absolute path, with the path as the recipe gave it.
+        let paths: [FilePath: FilePath]
         let pattern: LinePattern?
         let observer: Observer<Tail.Line>
     }
@@ -27,23 +28,23 @@ final class VirtualLogs: LineSource, Sendable {
     /// Appends `lines` to the log at `path` and sends them to its followers.
     func append(_ lines: [String], to path: FilePath) {
         let path = absolute(path)
-        let observers = state.withLock { state -> [(Observer<Tail.Line>, LinePattern?)] in
+        let observers = state.withLock { state -> [(Observer<Tail.Line>, LinePattern?, FilePath)] in
             state.lines[path, default: []] += lines
-            return state.followers.values.filter { $0.paths.contains(path) }.map { ($0.observer, $0.pattern) }
+            return state.followers.values.compactMap { follower in follower.paths[path].map { (follower.observer, follower.pattern, $0) } }
         }
-        for (observer, pattern) in observers {
-            for line in lines where pattern?.matches(line) ?? true { observer.sendNext(Tail.Line(path: path, text: line)) }
+        for (observer, pattern, given) in observers {
+            for line in lines where pattern?.matches(line) ?? true { observer.sendNext(Tail.Line(path: given, text: line)) }
         }
     }
 
     func follow(_ paths: [FilePath], from start: Tail.Start, matching pattern: LinePattern?, backend: WatchBackend) -> Signal<Tail.Line> {
-        let followed = paths.map(absolute)
+        let followed = Dictionary(paths.map { (absolute($0), $0) }, uniquingKeysWith: { first, _ in first })
         return Signal { [self] observer in
             let (id, existing) = state.withLock { state -> (Int, [Tail.Line]) in
                 defer { state.next += 1 }
-                state.followers[state.next] = Follower(paths: Set(followed), pattern: pattern, observer: observer)
-                let existing = followed.flatMap { path in
-                    Self.already(state.lines[path] ?? [], from: start, pattern: pattern).map { Tail.Line(path: path, text: $0) }
+                state.followers[state.next] = Follower(paths: followed, pattern: pattern, observer: observer)
+                let existing = paths.flatMap { path in
+                    Self.already(state.lines[absolute(path)] ?? [], from: start, pattern: pattern).map { Tail.Line(path: path, text: $0) }
                 }
                 return (state.next, existing)
             }

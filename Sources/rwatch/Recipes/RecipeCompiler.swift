@@ -121,29 +121,34 @@ struct RecipeCompiler {
     }
 
     private func compile(_ snapshot: Snapshot) throws {
-        let file = snapshot.file
-        Terminal.status("compiling recipe \(Quoted.path(file))…", color: .dim)
+        try compile(["main.swift": Self.main, "recipe.swift": Self.source(snapshot.text, file: snapshot.file)],
+                    as: snapshot.key, naming: "recipe \(Quoted.path(snapshot.file))")
+    }
+
+    /// Compiles `sources` (file name in the scratch directory: text) into
+    /// the cache's binary for `key`, with `extra` flags; `what` names it
+    /// in the status line and the error.
+    func compile(_ sources: [String: String], extra: [String] = [], as key: String, naming what: String) throws {
+        Terminal.status("compiling \(what)…", color: .dim)
         let scratch = try cache.scratch()
-        try FileSystem.write(Self.main, to: scratch + "/main.swift")
-        try FileSystem.write(Self.source(snapshot.text, file: file), to: scratch + "/recipe.swift")
+        let names = sources.keys.sorted()
+        for name in names { try FileSystem.write(sources[name]!, to: scratch + "/" + name) }
         // The driver's own temporary files go in the scratch directory too:
         // private, and gone with it even when the compile is stopped.
-        let status = Spawn.status([swiftc] + flags + [
-            scratch + "/recipe.swift", scratch + "/main.swift", "-o", scratch + "/recipe",
-        ], temporaryDirectory: scratch)
-        unlink(scratch + "/main.swift")
-        unlink(scratch + "/recipe.swift")
+        let status = Spawn.status([swiftc] + flags + extra + names.map { scratch + "/" + $0 } + ["-o", scratch + "/recipe"],
+                                  temporaryDirectory: scratch)
+        for name in names { unlink(scratch + "/" + name) }
         guard status == 0 else {
             FileSystem.removeTree(scratch)
             // Stopped by a stop signal: rwatch is ending, not the recipe broken.
-            if ProcessSupervisor.isEnding { throw RWatchError("the compile of \(Quoted.path(file)) was stopped") }
-            throw RWatchError("recipe \(Quoted.path(file)) does not compile (see the compiler's messages above)")
+            if ProcessSupervisor.isEnding { throw RWatchError("the compile of \(what) was stopped") }
+            throw RWatchError("\(what) does not compile (see the compiler's messages above)")
         }
-        cache.store(scratch, as: snapshot.key)
+        cache.store(scratch, as: key)
     }
 
     /// Size and modification time: changes whenever RecipeKit is rebuilt.
-    private static func identity(of path: String) -> String {
+    static func identity(of path: String) -> String {
         var info = stat()
         guard stat(path, &info) == 0 else { return "missing" }
         return "\(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_ino)"

@@ -42,7 +42,9 @@ struct RecipeLibrary {
         var result: [Entry] = []
         for dir in directories {
             guard let listing = FileSystem.entries(FilePath(dir)) else { continue }
-            let names = listing.map(\.name.string).filter { $0.hasSuffix(".swift") }.map { String($0.dropLast(6)) }
+            // A recipe's tests (`NAME.tests.swift`) are not a recipe.
+            let names = listing.map(\.name.string).filter { $0.hasSuffix(".swift") && !$0.hasSuffix(".tests.swift") }
+                .map { String($0.dropLast(6)) }
             for name in names.sorted() where seen.insert(name).inserted {
                 let path = "\(dir)/\(name).swift"
                 let text = (try? FileSystem.read(path)) ?? ""
