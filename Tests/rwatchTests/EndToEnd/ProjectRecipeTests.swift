@@ -172,6 +172,11 @@ import TestSupport
         #expect(text.contains("// "))
         let check = RWatch.run(["check", "rwatch.swift"], in: scratch.path, scratch: scratch)
         #expect(check.status == 0, "\(marker): \(check.stderr)")
+        // Its tests, written beside it, pass on virtual time.
+        #expect(scratch.read("rwatch.tests.swift").contains("RecipeTest(recipe"))
+        let tests = RWatch.run(["test"], in: scratch.file("Sources/app"), scratch: scratch)
+        #expect(tests.status == 0, "\(marker): \(tests.stdout)\(tests.stderr)")
+        #expect(tests.stderr.contains("passed"))
     }
 
     @Test func anExistingRecipeIsNeverOverwritten() {
