@@ -57,7 +57,7 @@ let package = Package(
         ),
         .target(
             name: "RecipeTesting",
-            dependencies: ["RecipeKit", "Signals", "WatchSources", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["RecipeKit", "Signals", "WatchSources", "WatchmanProtocol", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strict
         ),
         // Watchman's data model and its two wire encodings (JSON lines, BSER):

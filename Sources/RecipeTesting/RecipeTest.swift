@@ -47,15 +47,22 @@ public final class RecipeTest: Sendable {
     /// the command line, `environment` as its variables (nothing of the
     /// test process's own), the files `files` (path: contents) in its
     /// tree, and `commands` scripting what its runs do.
-    public init(_ recipe: Recipe, arguments: [String] = [], environment: [String: String] = [:], files: [String: String] = [:],
-                commands: [ScriptedCommand] = []) {
+    public convenience init(_ recipe: Recipe, arguments: [String] = [], environment: [String: String] = [:],
+                            files: [String: String] = [:], commands: [ScriptedCommand] = []) {
+        let tree = files.sorted { $0.key < $1.key }.map { VirtualChange.write(FilePath($0.key), Array($0.value.utf8)) }
+        self.init(recipe, arguments: arguments, environment: environment, workingDirectory: "/project", tree: tree, commands: commands)
+    }
+
+    /// `recipe` in `workingDirectory`, the tree made by `tree` first.
+    init(_ recipe: Recipe, arguments: [String], environment: [String: String], workingDirectory: FilePath, tree: [VirtualChange],
+         commands: [ScriptedCommand]) {
         recorder = Recorder(scheduler: scheduler)
-        self.files = VirtualFileSystem(scheduler: scheduler)
-        let tree = self.files
-        logs = VirtualLogs(absolute: { tree.absolute($0) })
-        world = Self.world(scheduler: scheduler, files: self.files, logs: logs, input: input, recorder: recorder, commands: commands,
+        files = VirtualFileSystem(workingDirectory: workingDirectory, scheduler: scheduler)
+        let files = files
+        logs = VirtualLogs(absolute: { files.absolute($0) })
+        world = Self.world(scheduler: scheduler, files: files, logs: logs, input: input, recorder: recorder, commands: commands,
                            arguments: arguments, environment: environment)
-        self.files.apply(files.sorted { $0.key < $1.key }.map { .write(FilePath($0.key), Array($0.value.utf8)) })
+        files.apply(tree)
         start(recipe)
     }
 

@@ -36,7 +36,7 @@ struct RWatch: ParsableCommand {
             of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
             """,
         version: Version.line,
-        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, TestRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, Serve.self, WatchmanSubcommand.self, PrintCompletions.self, PrintVersion.self],
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, TestRecipe.self, ReplayRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, Serve.self, WatchmanSubcommand.self, PrintCompletions.self, PrintVersion.self],
         defaultSubcommand: Watch.self
     )
 

@@ -14,6 +14,16 @@ public enum JSONLine {
         "{\"path\":\(quote(event.path)),\"kind\":\(quote(event.kind.rawValue)),\"isDirectory\":\(event.isDirectory)}"
     }
 
+    /// `encode(_:)` with `"time"`: seconds (microsecond precision) on a
+    /// monotonic clock since the session began, as `rwatch events --json`
+    /// prints for `rwatch replay`.
+    public static func encode(_ event: FileEvent, time: Duration) -> String {
+        let micros = time.components.seconds * 1_000_000 + time.components.attoseconds / 1_000_000_000_000
+        let fraction = String(micros % 1_000_000)
+        let seconds = "\(micros / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count))\(fraction)"
+        return String(encode(event).dropLast()) + ",\"time\":\(seconds)}"
+    }
+
     /// A JSON string literal for `text`.
     public static func quote(_ text: String) -> String {
         var text = text

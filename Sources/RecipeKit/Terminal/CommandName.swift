@@ -6,14 +6,14 @@
 ///     CommandName.display(["python3", "-c", "n=input('name? ')"])   // python3 -c 'n=input('\''name? '\'')'
 ///     CommandName.display(["sh", "-c", "echo hello there; sleep 2"]) // sh -c 'echo hello there; sleep 2'
 ///     CommandName.display(["make && ./run"], shell: "sh")            // sh -c 'make && ./run'
-enum CommandName {
+package enum CommandName {
     /// A word longer than this keeps its start and end around `…`.
     static let wordLimit = 40
     /// Words after this many characters are left out (` …`).
     static let lineLimit = 72
 
     /// The command line for `arguments`, as run by `shell -c` when a shell is given.
-    static func display(_ arguments: [String], shell: String? = nil) -> String {
+    package static func display(_ arguments: [String], shell: String? = nil) -> String {
         let words = shell.map { [$0, "-c", arguments.joined(separator: " ")] } ?? arguments
         var line = ""
         for (index, word) in words.enumerated() {

@@ -11,7 +11,9 @@ struct Events: ParsableCommand {
             Each line is KIND PATH (created, modified, closedWrite, deleted, movedFrom, \
             movedTo, attributes, overflow), the path's control characters and bytes that \
             are not UTF-8 escaped (\\e, \\n, \\xff); or with --json one JSON object per line: \
-            {"path":…,"kind":…,"isDirectory":…}, such bytes written \\udcXX (see rwatch(1)).
+            {"path":…,"kind":…,"isDirectory":…,"time":…}, such bytes written \\udcXX, time in \
+            seconds since the command started, monotonic (see rwatch(1)). Saved to a file, \
+            that is a session for rwatch replay.
 
             Examples:
               rwatch events .
@@ -43,8 +45,12 @@ struct Events: ParsableCommand {
         try output.apply()
         ClosedOutput.endProcessWhenUnread()
         let json = json
+        // `"time"`: when the event was printed, on the monotonic clock,
+        // since the command started (what `rwatch replay` plays back).
+        let start = ContinuousClock.now
         let events = files.changes(recursive: RawArguments.paths(paths).map(FileSystem.absolute), nonRecursive: RawArguments.paths(watchNonRecursive).map(FileSystem.absolute)).events.map { event in
-            Terminal.output(json ? JSONLine.encode(event) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))", prefix: "", toStandardError: false)
+            let line = json ? JSONLine.encode(event, time: ContinuousClock.now - start) : "\(event.kind.rawValue) \(Quoted.escaped(event.path))"
+            Terminal.output(line, prefix: "", toStandardError: false)
             return event
         }
         ProcessSupervisor.exit(RecipeRunner.run(Recipe("events", "print file events") { events }, keys: false))

@@ -41,4 +41,28 @@ extension RecipeCompiler {
         try compile(sources, as: key, naming: "the tests of \(Quoted.path(recipe))")
         return binary
     }
+
+    /// The generated entry point of a replay binary (`rwatch replay`).
+    static let replayMain = """
+        import RecipeTesting
+
+        RecipeReplay.main(recipe)
+
+        """
+
+    /// The replay binary of `recipe`: the recipe with `RecipeReplay` as its
+    /// entry point, cached by its text.
+    func replayBinary(recipe: String) throws -> String {
+        let module = installation.modules + "/RecipeTesting.swiftmodule"
+        guard FileSystem.exists(module) else {
+            throw RWatchError("replay needs RecipeTesting, and \(module) is missing; build it with make release (or make install)")
+        }
+        let text = try FileSystem.read(recipe)
+        let key = try cacheKey(["replay", text, Self.identity(of: module)].joined(separator: "\u{0}"), path: recipe)
+        let binary = cache.binary(for: key)
+        if access(binary, X_OK) == 0 { return binary }
+        try compile(["main.swift": Self.replayMain, "recipe.swift": Self.source(text, file: recipe)], as: key,
+                    naming: "recipe \(Quoted.path(recipe)) for replay")
+        return binary
+    }
 }
