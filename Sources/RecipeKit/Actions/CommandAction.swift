@@ -242,8 +242,9 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// A set starts for `changes`: says once when the last runs were all
     /// started by files the command wrote while it ran (`LoopDetector`).
     private func watchForLoop(_ changes: ChangeBatch?) {
-        let paths = (changes?.paths ?? []).prefix(256).map { ($0, FileSystem.modificationTime($0)) }
-        guard let warning = loops.withLock({ $0.started(at: FileSystem.wallClock(), paths: paths) }) else { return }
+        let files = world.sources.files
+        let paths = (changes?.paths ?? []).prefix(256).map { ($0, files.modificationTime($0)) }
+        guard let warning = loops.withLock({ $0.started(at: files.wallClock(), paths: paths) }) else { return }
         let shown = warning.paths.prefix(3).map { Quoted.path(Terminal.relative($0)) }.joined(separator: ", ")
         let more = warning.paths.count > 3 ? " +\(warning.paths.count - 3) more" : ""
         let flags = LoopDetector.ignoreFlags(for: warning.paths, base: FileSystem.absolute(".")).joined(separator: " ")
@@ -254,7 +255,8 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
     /// Every run of a trigger's set ended: one `RunResult` for the set
     /// (its worst status; each run in `runs` with `{}`/`{+}`).
     private func report(_ outcome: RunMachine<Trigger>.Outcome) {
-        loops.withLock { $0.ended(at: FileSystem.wallClock(), stopped: outcome.stopped != nil) }
+        let now = world.sources.files.wallClock()
+        loops.withLock { $0.ended(at: now, stopped: outcome.stopped != nil) }
         let set = outcome.set
         let duration = scheduler.now - set.began
         guard let worst = set.worst else { return }

@@ -44,6 +44,10 @@ public protocol FileSource: Sendable {
     func batches(_ paths: [FilePath], options: WatchOptions) -> Signal<[FileEvent]>
     /// The state of the repositories holding `paths` (`FileWatcher.vcsState(for:)`).
     func vcsState(for paths: [FilePath]) -> Signal<VCSState>
+    /// When `path` was last modified (nanoseconds on the wall clock); nil when it is gone.
+    func modificationTime(_ path: FilePath) -> Int64?
+    /// Now, on the clock of `modificationTime` (nanoseconds).
+    func wallClock() -> Int64
 }
 
 /// Where the lines of followed files come from (`SourceWorld.logs`).
@@ -63,6 +67,10 @@ struct LiveFileSource: FileSource {
     func vcsState(for paths: [FilePath]) -> Signal<VCSState> {
         FileWatcher.vcsState(for: paths, reader: nil)
     }
+
+    func modificationTime(_ path: FilePath) -> Int64? { FileSystem.modificationTime(path) }
+
+    func wallClock() -> Int64 { FileSystem.wallClock() }
 }
 
 /// The kernel's logs: `tail -F`'s followers.

@@ -113,6 +113,14 @@ package final class VirtualFileSystem: FileSource, Sendable {
         })
     }
 
+    package func modificationTime(_ path: FilePath) -> Int64? {
+        state.withLock { $0.machine.system.changeTime(absolute(path)) }.map { Int64(($0 * 1e9).rounded()) }
+    }
+
+    package func wallClock() -> Int64 {
+        Int64((Self.time(scheduler.now).wall * 1e9).rounded())
+    }
+
     // MARK: Changing the tree
 
     /// Whether `path` (relative to the working directory) is a file now.
