@@ -88,19 +88,19 @@ run: build
 
 # No Swift file in Sources/ over 400 lines and no function over 60
 # (Scripts/check-size.py), then every test (the service's client tests with pywatchman, Node's fb-watchman and
-# watchman's CLI, which `deps` installed), then the reactive core's and the service's tests (their concurrency stress tests
-# among them) again under ThreadSanitizer, then the packages (dist-check).
+# watchman's CLI, which `deps` installed), then the reactive core's, the service's and RecipeTesting's tests (their
+# concurrency stress tests among them) again under ThreadSanitizer, then the packages (dist-check).
 test: deps build-info
 	python3 Scripts/check-size.py
 	RWATCH_CLIENT_TESTS=1 RWATCH_PYTHON=$(PYCLIENTS)/bin/python $(SWIFT) test
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|ServiceTests|WatchmanProtocolTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|ServiceTests|WatchmanProtocolTests|RecipeTestingTests'
 	$(MAKE) --no-print-directory dist-check
 
 # Every library's tests under ThreadSanitizer. The end-to-end tests that
 # compile recipes are left out: a recipe cannot link against a
 # TSan-instrumented RecipeKit.
 test-tsan: deps
-	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|WatchSourcesTests|RecipeKitTests'
+	$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --filter 'SignalsTests|WatchSourcesTests|RecipeKitTests|RecipeTestingTests'
 
 # Builds Examples/, a package that depends on this repository by URL, against
 # a clone of the committed HEAD (the URL rewritten to file:// of the clone),

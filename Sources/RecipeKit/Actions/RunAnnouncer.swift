@@ -70,10 +70,7 @@ struct RunAnnouncer: Sendable {
             Diagnostics.log(.info, "stopped \(label) after \(Terminal.format(duration)): \(status)")
             return
         }
-        if options.statusLines || Diagnostics.isEnabled {
-            let (line, color) = Terminal.finished(label, status, duration, timedOut: timedOut ? options.timeout : nil)
-            self.status(line, color: color, show: options.statusLines)
-        }
+        if options.statusLines || Diagnostics.isEnabled { announceEnd(label, status, duration, timedOut: timedOut) }
         if shown == nil { told(status, duration) }
     }
 
@@ -99,6 +96,12 @@ struct RunAnnouncer: Sendable {
             output.announce("\(name) \(status.succeeded ? "✓" : "✗") \(status) in \(Terminal.format(duration))")
         }
         if options.bell { output.bell() }
+    }
+
+    /// `✓ swift build exited 0 in 1.20 s` (or its timeout), as a status line.
+    private func announceEnd(_ label: String, _ status: ExitStatus, _ duration: Duration, timedOut: Bool) {
+        let end = Terminal.finished(label, status, duration, timedOut: timedOut ? options.timeout : nil)
+        self.status(end.line, color: end.color, show: options.statusLines)
     }
 
     /// A status line, or with `show` false a line for the log only (`-q`).

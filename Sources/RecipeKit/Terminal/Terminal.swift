@@ -60,7 +60,7 @@ public enum Terminal {
     /// `✓ swift build exited 0 in 1.20 s`: the status line after a run, and
     /// its colour; with `timedOut` (the limit), `✗ swift build timed out
     /// after 5.00 s: killed by SIGTERM`.
-    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil) -> (String, Color) {
+    static func finished(_ command: String, _ status: ExitStatus, _ duration: Duration, timedOut: Duration? = nil) -> (line: String, color: Color) {
         let how = describe(status)
         if let timedOut {
             return ("✗ \(Quoted.escaped(command)) timed out after \(format(timedOut)): \(how)", .red)

@@ -12,15 +12,15 @@ import TestSupport
         return path
     }()
 
-    /// The `.nf` … `.fi` blocks of a man page that hold a recipe, with
-    /// troff's escapes undone.
-    static func recipes(inManPage text: String) -> [String] {
+    /// The `.nf` … `.fi` blocks of a man page that hold a recipe (or, with
+    /// `importing: "RecipeTesting"`, a recipe's tests), with troff's escapes undone.
+    static func recipes(inManPage text: String, importing module: String = "RecipeKit") -> [String] {
         var blocks: [String] = []
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line == ".nf" { current = [] ; continue }
             if line == ".fi" {
-                if let lines = current, lines.contains(where: { $0.hasPrefix("import RecipeKit") }) {
+                if let lines = current, lines.contains(where: { $0.hasPrefix("import \(module)") }) {
                     blocks.append(lines.joined(separator: "\n") + "\n")
                 }
                 current = nil
@@ -41,14 +41,15 @@ import TestSupport
         return text
     }
 
-    /// The ```swift blocks of a Markdown file that hold a recipe.
-    static func recipes(inMarkdown text: String) -> [String] {
+    /// The ```swift blocks of a Markdown file that hold a recipe (or, with
+    /// `importing: "RecipeTesting"`, a recipe's tests).
+    static func recipes(inMarkdown text: String, importing module: String = "RecipeKit") -> [String] {
         var blocks: [String] = []
         var current: [String]?
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if current == nil, line == "```swift" { current = []; continue }
             if current != nil, line == "```" {
-                if let lines = current, lines.contains(where: { $0.hasPrefix("import RecipeKit") }) {
+                if let lines = current, lines.contains(where: { $0.hasPrefix("import \(module)") }) {
                     blocks.append(lines.joined(separator: "\n") + "\n")
                 }
                 current = nil
@@ -70,6 +71,37 @@ import TestSupport
         }
     }
 
+    /// Each documented test, beside the documented recipe shown before it
+    /// in the same text, passes under `rwatch test`.
+    private func testAll(_ tests: [String], in text: String, named name: String, recipes: (String) -> [String]) {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        for (index, test) in tests.enumerated() {
+            // Where it stands: its first `@Test` line (no troff escape in it).
+            let mark = test.split(separator: "\n").first { $0.hasPrefix("@Test") }.map(String.init) ?? test
+            let before = String(text[..<(text.firstRange(of: mark)?.lowerBound ?? text.startIndex)])
+            guard let recipe = recipes(before).last else {
+                Issue.record("\(name) test \(index + 1) has no recipe before it")
+                continue
+            }
+            scratch.write("\(name)-\(index + 1).swift", recipe)
+            scratch.write("\(name)-\(index + 1).tests.swift", test)
+            let result = RWatch.run(["test", "./\(name)-\(index + 1).swift"], in: scratch.path, scratch: scratch)
+            #expect(result.status == 0, "\(name) test \(index + 1) fails:\n\(test)\n\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    @Test func everyTestInTheManPageAndTheReadmePasses() {
+        let page = Scratch.read(Self.root + "/man/rwatch.1")
+        let manTests = Self.recipes(inManPage: page, importing: "RecipeTesting")
+        #expect(manTests.count == 1)
+        testAll(manTests, in: page, named: "man") { Self.recipes(inManPage: $0) }
+        let readme = Scratch.read(Self.root + "/README.md")
+        let readmeTests = Self.recipes(inMarkdown: readme, importing: "RecipeTesting")
+        #expect(readmeTests.count == 1)
+        testAll(readmeTests, in: readme, named: "readme") { Self.recipes(inMarkdown: $0) }
+    }
+
     @Test func everyRecipeInTheManPageCompiles() {
         let page = Scratch.read(Self.root + "/man/rwatch.1")
         let recipes = Self.recipes(inManPage: page)
@@ -84,9 +116,10 @@ import TestSupport
         let readme = Scratch.read(Self.root + "/README.md")
         let recipes = Self.recipes(inMarkdown: readme)
         #expect(recipes.count >= 2, "found \(recipes.count) recipes in README.md")
-        // A ```swift block that is not a recipe would be checked by nothing.
+        // A ```swift block that is neither a recipe nor a recipe's tests would be checked by nothing.
         let swiftBlocks = readme.split(separator: "\n").filter { $0 == "```swift" }.count
-        #expect(recipes.count == swiftBlocks, "README.md has \(swiftBlocks) swift blocks, \(recipes.count) of them recipes")
+        let tests = Self.recipes(inMarkdown: readme, importing: "RecipeTesting").count
+        #expect(recipes.count + tests == swiftBlocks, "README.md has \(swiftBlocks) swift blocks, \(recipes.count) recipes, \(tests) tests")
         checkAll(recipes, named: "readme")
     }
 
