@@ -8,7 +8,7 @@ public enum Stdin {
     /// is subscribed; a thread reads while anyone is subscribed.
     public static var lines: Signal<String> { shared }
 
-    private static let shared = lines(from: STDIN_FILENO).share()
+    private static let shared = lines(from: STDIN_FILENO).share().described("Stdin.lines")
 
     /// The lines read from `fd` (not closed), on a thread of their own that
     /// stops promptly when the subscription is disposed.

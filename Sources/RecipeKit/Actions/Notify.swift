@@ -27,7 +27,7 @@ extension Signal where Value: RunTrigger {
                 upstream.dispose()
                 action.dispose()
             }
-        }
+        }.described("notify", [SignalNode.list(arguments)], after: self)
     }
 }
 
@@ -40,6 +40,6 @@ extension Signal {
         return map { value in
             Notifier.show(message, command: desktop)
             return value
-        }
+        }.described("notify", ["message: " + SignalNode.quoted(message)], after: self)
     }
 }

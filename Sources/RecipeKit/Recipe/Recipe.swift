@@ -54,6 +54,15 @@ public struct Recipe: Sendable {
         return String(cString: value)
     }
 
+    /// The description of each pipeline, in the body's order: what `rwatch
+    /// graph` draws and `-v` lists at start (`RecipeGraph`). Evaluates the
+    /// body and subscribes to nothing: no watch is armed, no command
+    /// started, no file touched. A pipeline whose signal has no
+    /// description is `SignalNode.unknown`.
+    public var pipelineNodes: [SignalNode] {
+        body().map { $0.node ?? .unknown }
+    }
+
     /// All pipelines merged; each value is the shell status of a finished
     /// command run, or nil for values that are not runs.
     var outcomes: Signal<Int32?> {

@@ -24,6 +24,12 @@ public struct Signal<Value>: Sendable {
     /// map's input type is known, which this signal's type cannot say.
     @usableFromInline
     let filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)?
+    /// What made this signal, for a picture of its pipeline (`rwatch
+    /// graph`): the operator or source and what it was given, with the
+    /// nodes of its upstreams. Set when the chain is built (`described`),
+    /// nil for a signal made with `init(_:)` and for every operator over
+    /// one; never read on a value's path.
+    public let node: SignalNode?
 
     /// A signal that runs `subscribe` for every subscriber. The closure sends
     /// into the observer, from any thread, and returns what cleans up.
@@ -32,16 +38,19 @@ public struct Signal<Value>: Sendable {
         producer = subscribe
         serializes = true
         filtering = nil
+        node = nil
     }
 
     @inlinable
     init(
         producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool,
-        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil
+        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil,
+        node: SignalNode? = nil
     ) {
         self.producer = producer
         self.serializes = serializes
         self.filtering = filtering
+        self.node = node
     }
 
     /// For producers in this package that send one event at a time (an

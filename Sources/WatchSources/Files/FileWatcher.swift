@@ -55,6 +55,7 @@ public enum FileWatcher {
     /// overflow.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
         flattened(shared(paths, options))
+            .described("FileWatcher.watch", [paths.parameterLabel] + options.parameterLabels)
     }
 
     /// Each event of each batch, one by one.
@@ -82,7 +83,7 @@ public enum FileWatcher {
     ///
     ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
-        shared(paths, options)
+        shared(paths, options).described("FileWatcher.batches", [paths.parameterLabel] + options.parameterLabels)
     }
 
     /// A reader thread with an inotify instance of its own, for the

@@ -74,7 +74,7 @@ public enum Tail {
                 complete: { observer.sendCompleted() },
                 fail: { observer.sendError($0) }
             ))
-        }
+        }.described("Tail.follow", Self.parameterLabels([path], start, pattern, backend))
     }
 
     /// The lines of several files, merged, each tagged with its path.
@@ -128,7 +128,7 @@ public enum Tail {
                 complete: { observer.sendCompleted() },
                 fail: { observer.sendError($0) }
             ))
-        }
+        }.described("Tail.follow", Self.parameterLabels(paths, start, pattern, backend))
     }
 
     /// `follow(_:from:matching:)` in batches: one array per read of a file
