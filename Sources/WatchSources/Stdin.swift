@@ -6,9 +6,9 @@ public enum Stdin {
     /// The lines of standard input (without `\n` or `\r\n`), then completion
     /// at end of input. Shared: every subscriber sees the lines read while it
     /// is subscribed; a thread reads while anyone is subscribed.
-    public static var lines: Signal<String> { shared }
+    public static var lines: Signal<String> { shared.described("Stdin.lines") }
 
-    private static let shared = lines(from: STDIN_FILENO).share().described("Stdin.lines")
+    private static let shared = lines(from: STDIN_FILENO).share()
 
     /// The lines read from `fd` (not closed), on a thread of their own that
     /// stops promptly when the subscription is disposed.

@@ -60,7 +60,7 @@ public struct Recipe: Sendable {
     /// started, no file touched. A pipeline whose signal has no
     /// description is `SignalNode.unknown`.
     public var pipelineNodes: [SignalNode] {
-        body().map { $0.node ?? .unknown }
+        SignalNode.recording { body() }.map { $0.node ?? .unknown }
     }
 
     /// All pipelines merged; each value is the shell status of a finished

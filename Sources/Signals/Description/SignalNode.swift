@@ -1,3 +1,5 @@
+import Synchronization
+
 /// One stage of a pipeline as a picture shows it: the operator or source
 /// that made a signal, what it was given, and the stages it reads from.
 ///
@@ -24,6 +26,30 @@ public final class SignalNode: Sendable {
         self.name = name
         self.parameters = parameters
         self.upstreams = upstreams
+    }
+
+    /// How many `recording` calls are under way.
+    private static let recorders = Atomic<Int>(0)
+
+    /// Whether signals built now get a description: inside `recording`.
+    @inlinable
+    public static var isRecording: Bool { recordingCount > 0 }
+
+    @usableFromInline
+    static var recordingCount: Int { recorders.load(ordering: .relaxed) }
+
+    /// Runs `body` with descriptions on: the chains it builds carry their
+    /// nodes (`Signal.node`). Outside it, operators and sources describe
+    /// nothing and cost nothing for it, so a chain built at run time (an
+    /// inner signal of `flatMap`, a command's process) makes no node.
+    /// Nodes made here live as long as the process. The switch is the
+    /// process's: a chain another thread builds meanwhile is described too.
+    ///
+    ///     let nodes = SignalNode.recording { recipe body's signals.map(\.node) }
+    public static func recording<Result>(_ body: () throws -> Result) rethrows -> Result {
+        recorders.add(1, ordering: .relaxed)
+        defer { recorders.subtract(1, ordering: .relaxed) }
+        return try body()
     }
 
     /// What stands for an upstream that has no description (a signal made
