@@ -99,6 +99,36 @@ import Testing
             """)
     }
 
+    @Test func sourcesAndActionsNameWhatTheyWereGiven() {
+        let labels = SignalNode.recording {
+            [
+                Timer.after(.seconds(5)).node?.label,
+                Stdin.lines.node?.label,
+                ProcessSource.run(["ls", "-l"]).node?.label,
+                FileWatcher.batches(["a"], options: WatchOptions(exclude: ["*.o"], backend: .poll(interval: .seconds(1)))).node?.label,
+                Tail.follow(["x.log"], from: .lastLines(10), grep: "e|w", ignoringCase: false).node?.label,
+                Tail.follow(["y.log"]).grep("fatal").node?.label,
+            ]
+        }
+        #expect(labels == [
+            "Timer.after(5 s)",
+            "Stdin.lines",
+            #"ProcessSource.run(["ls", "-l"])"#,
+            #"FileWatcher.batches(["a"], excluding: *.o, backend: poll(1 s))"#,
+            #"Tail.follow(["x.log"], grep: e|w, ignoringCase: false, from: lastLines(10))"#,
+            "grep(fatal)",
+        ])
+        let recipe = Recipe("actions", "") {
+            FileWatcher.watch(["."]).settlingVCS(of: ["."]).batched(.milliseconds(50), maxWait: .seconds(2))
+                .startingNow().notify(["notify-send", "saved"])
+                .run(["make"], onBusy: .signal(1), options: RunOptions(timeout: .seconds(30), jobs: 2))
+        }
+        #expect(RecipeGraph.lines(recipe.pipelineNodes) == [
+            #"pipeline 1: FileWatcher.watch(["."]) → settlingVCS(["."]) → batched(50 ms, maxWait: 2 s) → startingNow"#
+                + #" → notify(["notify-send", "saved"]) → run(["make"], onBusy: signal(1), timeout: 30 s, jobs: 2)"#,
+        ])
+    }
+
     // MARK: hostile labels
 
     /// Labels a file name or a pattern could make.
