@@ -8,7 +8,7 @@ public enum Stdin {
     /// is subscribed; a thread reads while anyone is subscribed.
     /// They come from `SourceWorld.current.input`, read when the signal
     /// is built: descriptor 0, unless a recipe's tests gave other lines.
-    public static var lines: Signal<String> { SourceWorld.current.input() }
+    public static var lines: Signal<String> { SourceWorld.current.input().described("Stdin.lines") }
 
     /// The lines of descriptor 0 (`SourceWorld.live`).
     static var liveLines: Signal<String> { shared }

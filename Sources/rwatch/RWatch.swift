@@ -29,6 +29,7 @@ struct RWatch: ParsableCommand {
               rwatch init && rwatch                       (the project recipe)
               rwatch run rebuild-on-save                  (a bundled recipe)
               rwatch check my-recipe.swift                (compile a recipe only)
+              rwatch graph chain                          (a recipe's pipelines, as a tree)
               rwatch events . --json                      (file events as JSON lines)
               rwatch tail app.log --grep 'error|warn'     (follow a log, filtered)
 
@@ -36,7 +37,7 @@ struct RWatch: ParsableCommand {
             of signal N); 2 usage or recipe error; 130 after Ctrl-C. See man rwatch.
             """,
         version: Version.line,
-        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, TestRecipe.self, ReplayRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, Serve.self, WatchmanSubcommand.self, PrintCompletions.self, PrintVersion.self],
+        subcommands: [Watch.self, RunRecipe.self, CheckRecipe.self, TestRecipe.self, GraphRecipe.self, ReplayRecipe.self, ListRecipes.self, InitRecipe.self, Events.self, TailFiles.self, Serve.self, WatchmanSubcommand.self, PrintCompletions.self, PrintVersion.self],
         defaultSubcommand: Watch.self
     )
 

@@ -28,7 +28,7 @@ extension Signal where Value: RunTrigger {
                 upstream.dispose()
                 action.dispose()
             }
-        }
+        }.described("notify", [SignalNode.list(arguments)], after: self)
     }
 }
 
@@ -41,6 +41,6 @@ extension Signal {
         return map { value in
             output.notify(message)
             return value
-        }
+        }.described("notify", ["message: " + SignalNode.quoted(message)], after: self)
     }
 }

@@ -5,5 +5,6 @@ extension Signal where Value: RunTrigger {
     public func parallel(_ commands: [[String]], onBusy: OnBusy = .queue, options: RunOptions = RunOptions()) -> Signal<RunResult> {
         let shared = share()
         return Signal<RunResult>.merge(commands.map { shared.run($0, onBusy: onBusy, options: options) }).share()
+            .described("parallel", commands.map(SignalNode.list) + ["onBusy: \(onBusy.label)"] + options.parameterLabels, after: self)
     }
 }

@@ -9,7 +9,7 @@ extension Signal {
         return map { value in
             output.output("\(value)", prefix: prefix, color: color, toStandardError: false)
             return value
-        }
+        }.described("print", prefix.isEmpty ? [] : [SignalNode.quoted(prefix)], after: self)
     }
 }
 
@@ -21,7 +21,7 @@ extension Signal where Value == String {
     public func grep(_ pattern: String, ignoringCase: Bool = true) -> Signal<String> {
         do {
             let compiled = try LinePattern(pattern, ignoringCase: ignoringCase)
-            return filter { compiled.matches($0) }
+            return filter { compiled.matches($0) }.described("grep", GrepLabel.parameters(pattern, ignoringCase), after: self)
         } catch {
             return .error(error)
         }
@@ -36,7 +36,7 @@ extension Signal where Value == Tail.Line {
     public func grep(_ pattern: String, ignoringCase: Bool = true) -> Signal<Tail.Line> {
         do {
             let compiled = try LinePattern(pattern, ignoringCase: ignoringCase)
-            return filter { compiled.matches($0.text) }
+            return filter { compiled.matches($0.text) }.described("grep", GrepLabel.parameters(pattern, ignoringCase), after: self)
         } catch {
             return .error(error)
         }
@@ -56,6 +56,7 @@ extension Tail {
                               ignoringCase: Bool = true) -> Signal<Line> {
         do {
             return follow(paths, from: start, matching: try LinePattern(pattern, ignoringCase: ignoringCase))
+                .described(GrepLabel.follow(paths, start, pattern, ignoringCase))
         } catch {
             return .error(error)
         }

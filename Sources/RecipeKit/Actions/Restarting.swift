@@ -52,5 +52,6 @@ extension Signal where Value == RunResult {
         let servers = shared.filter(passes).run(arguments, onBusy: onBusy, options: serving)
             .on(next: { _ in live.withLock { $0 -= 1 } })
         return Signal.merge([failures, servers]).share()
+            .described("restarting", [arguments.parameterLabel, "onBusy: \(onBusy.label)"] + options.parameterLabels, after: self)
     }
 }

@@ -71,6 +71,6 @@ extension Signal where Value: RunTrigger {
                 upstream.dispose()
                 action.dispose()
             }
-        }.share()
+        }.share().described("run", [arguments.parameterLabel, "onBusy: \(onBusy.label)"] + options.parameterLabels, after: self)
     }
 }

@@ -14,5 +14,6 @@ extension Signal where Value == RunResult {
         let failures = shared.filter { !$0.succeeded }
         let runs = shared.filter(\.succeeded).run(arguments, onBusy: .queue, options: options)
         return Signal.merge([failures, runs]).share()
+            .described("then", [SignalNode.list(arguments)] + options.parameterLabels, after: self)
     }
 }

@@ -32,6 +32,7 @@ extension Signal where Value == FileEvent {
         // One shape from the watcher to the batch: each event is an array
         // of one, batched as the watcher's own arrays are.
         map { [$0] }.batched(quiet, maxWait: maxWait, holdingNewFiles: holdingNewFiles, scheduler: scheduler)
+            .described("batched", BatchedLabel.parameters(quiet, maxWait, holdingNewFiles), after: self)
     }
 }
 
@@ -59,5 +60,6 @@ extension Signal where Value == [FileEvent] {
             for event in events { batch.add(event) }
         }
         .filter { !$0.events.isEmpty }
+        .described("batched", BatchedLabel.parameters(quiet, maxWait, holdingNewFiles), after: self)
     }
 }

@@ -17,7 +17,7 @@ extension Signal where Value == FileEvent {
     /// line when it starts holding, so that a run that does not come is
     /// explained.
     public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
-        map { [$0] }.settlingVCS(of: paths)
+        map { [$0] }.settlingVCS(of: paths).described("settlingVCS", [paths.parameterLabel], after: self)
     }
 }
 
@@ -53,7 +53,7 @@ extension Signal where Value == [FileEvent] {
                 }
             }).map(\.isBusy).takeUntil(end)
             return source.hold(while: busy, into: [FileEvent]()) { $0 += $1 }
-        }
+        }.described("settlingVCS", [paths.parameterLabel], after: self)
     }
 }
 

@@ -4,6 +4,6 @@ extension Signal where Value == ChangeBatch {
     /// without `--postpone`). The source is subscribed first, so no change
     /// made during that first run is missed.
     public func startingNow() -> Signal<ChangeBatch> {
-        Signal.merge([self, Signal.just(ChangeBatch([]))])
+        Signal.merge([self, Signal.just(ChangeBatch([]))]).described("startingNow", after: self)
     }
 }

@@ -59,6 +59,15 @@ public struct Recipe: Sendable {
         world.evaluate(body)
     }
 
+    /// The description of each pipeline, in the body's order: what `rwatch
+    /// graph` draws and `-v` lists at start (`RecipeGraph`). Evaluates the
+    /// body (in the live world) and subscribes to nothing: no watch is
+    /// armed, no command started, no file touched. A pipeline whose signal
+    /// has no description is `SignalNode.unknown`.
+    public var pipelineNodes: [SignalNode] {
+        SignalNode.recording { pipelines(in: .live) }.map { $0.node ?? .unknown }
+    }
+
     /// All pipelines built in `world`, merged; each value is the shell
     /// status of a finished command run, or nil for values that are not runs.
     package func outcomes(in world: RecipeWorld) -> Signal<Int32?> {

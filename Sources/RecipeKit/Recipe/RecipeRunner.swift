@@ -27,6 +27,7 @@ public enum RecipeRunner {
     /// it runs and what it watches and follows (`RecipeStart`).
     public static func run(_ recipe: Recipe, keys: Bool = true, quitWhenStdinCloses: Bool = false,
                            announcesStart: Bool = false) -> Int32 {
+        RecipeGraph.announce(recipe)
         // rwatch took the signals over before any thread started (and a
         // recipe binary inherits that mask through exec); a binary started
         // some other way takes them over here.

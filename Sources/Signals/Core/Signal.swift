@@ -24,6 +24,24 @@ public struct Signal<Value>: Sendable {
     /// map's input type is known, which this signal's type cannot say.
     @usableFromInline
     let filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)?
+    /// The description of this signal (`node`), retained once and never
+    /// released: a plain pointer, so that copying a signal (into every
+    /// operator's closure) costs no reference counting, which would cost
+    /// those closures their stack promotion where a chain is inlined.
+    /// Nodes are made only inside `SignalNode.recording`, so the few that
+    /// are made live as long as the process.
+    @usableFromInline nonisolated(unsafe) let nodeStorage: UnsafeRawPointer?
+
+    /// What made this signal, for a picture of its pipeline (`rwatch
+    /// graph`): the operator or source and what it was given, with the
+    /// nodes of its upstreams. Set when the chain is built inside
+    /// `SignalNode.recording` (`described`); nil otherwise, for a signal
+    /// made with `init(_:)` and for every operator over one. Never read on
+    /// a value's path.
+    @inlinable
+    public var node: SignalNode? {
+        nodeStorage.map { Unmanaged<SignalNode>.fromOpaque($0).takeUnretainedValue() }
+    }
 
     /// A signal that runs `subscribe` for every subscriber. The closure sends
     /// into the observer, from any thread, and returns what cleans up.
@@ -32,16 +50,19 @@ public struct Signal<Value>: Sendable {
         producer = subscribe
         serializes = true
         filtering = nil
+        nodeStorage = nil
     }
 
     @inlinable
     init(
         producer: @escaping @Sendable (Observer<Value>) -> any Disposable, serializes: Bool,
-        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil
+        filtering: (@Sendable (_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value>)? = nil,
+        nodeStorage: UnsafeRawPointer? = nil
     ) {
         self.producer = producer
         self.serializes = serializes
         self.filtering = filtering
+        self.nodeStorage = nodeStorage
     }
 
     /// For producers in this package that send one event at a time (an

@@ -69,7 +69,7 @@ public final class MulticastConnection<Value>: Sendable {
                 }
                 connection?.dispose()
             }
-        })
+        }).described("autoconnect", after: source)
     }
 }
 

@@ -18,7 +18,7 @@ extension Signal {
     public func replay() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: .max))
         connection.connect()
-        return connection.signal
+        return connection.signal.described("replay", after: self)
     }
 
     /// Subscribes once, now, and replays the latest value to every
@@ -27,7 +27,7 @@ extension Signal {
     public func replayLast() -> Signal<Value> {
         let connection = multicast(ReplaySubject(capacity: 1))
         connection.connect()
-        return connection.signal
+        return connection.signal.described("replayLast", after: self)
     }
 
     /// Subscribes once, on the first subscription, and replays everything to
@@ -40,6 +40,6 @@ extension Signal {
             let subscription = connection.signal.start(for: observer) { observer.send($0) }
             connection.connect()
             return subscription
-        })
+        }).described("replayLazily", after: self)
     }
 }

@@ -8,7 +8,7 @@ extension Signal {
     @inlinable
     public func share() -> Signal<Value> {
         let shared = SharedSubscription(source: self)
-        return Signal.serial({ observer in shared.subscribe(observer) })
+        return Signal.serial({ observer in shared.subscribe(observer) }).described("share", after: self)
     }
 }
 

@@ -31,6 +31,6 @@ extension Signal {
                     observer.sendCompleted()
                 }
             })
-        })
+        }).described("buffer", ["count: \(count)"], after: self)
     }
 }

@@ -33,7 +33,7 @@ extension Signal {
                     observer.sendError(error)
                 }
             }
-        }
+        }.described("buffer", [timeSpan.label] + (count == .max ? [] : ["count: \(count)"]), after: self)
     }
 }
 

@@ -18,7 +18,7 @@ extension Signal {
                 fallback.disposable = handler(error).start({ observer.send($0) })
             })
             return CompositeDisposable([source, fallback])
-        })
+        }).described("catchError", after: self)
     }
 
     /// On error, emits `value` and completes instead of failing.

@@ -30,7 +30,7 @@ extension Signal {
                 subscriptions.add(b.start({ inputs.submit(.b($0)) }))
             }
             return subscriptions
-        }
+        }.described("combineLatest", upstreams: [a.node, b.node])
     }
 
     /// Combines this signal's latest value with `other`'s; see

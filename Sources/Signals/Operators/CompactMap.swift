@@ -21,7 +21,7 @@ extension Signal {
                 case .completed: observer.sendCompleted()
                 }
             })
-        })
+        }).described("compactMap", after: self)
     }
 }
 

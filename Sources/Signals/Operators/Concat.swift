@@ -31,7 +31,7 @@ extension Signal {
             }
             requests.submit(())
             return current
-        }
+        }.described("concat", upstreams: signals.map(\.node))
     }
 
     /// Plays the signals one after another; see `concat(_:)`.

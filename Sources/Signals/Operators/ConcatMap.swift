@@ -44,7 +44,7 @@ extension Signal {
             }
             source.disposable = self.start({ inputs.submit(.outer($0)) })
             return CompositeDisposable([source, current])
-        }
+        }.described("concatMap", after: self)
     }
 }
 

@@ -12,6 +12,7 @@ extension Signal {
     @inlinable
     public func debounce(_ interval: Duration, scheduler: some Scheduler) -> Signal<Value> {
         debounced(interval, maxWait: nil, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
+            .described("debounce", [interval.label], after: self)
     }
 
     /// The body of every `debounce`: `DebounceState` in the timed frame.

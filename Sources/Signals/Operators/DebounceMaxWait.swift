@@ -14,6 +14,7 @@ extension Signal {
     @inlinable
     public func debounce(_ interval: Duration, maxWait: Duration, scheduler: some Scheduler) -> Signal<Value> {
         debounced(interval, maxWait: maxWait, flushOnError: false, scheduler: scheduler, start: { $0 }, collect: { $0 = $1 })
+            .described("debounce", [interval.label, "maxWait: \(maxWait.label)"], after: self)
     }
 
     /// The same debounce, emitting everything the burst brought instead of
@@ -47,6 +48,6 @@ extension Signal {
             var batch = initial
             collect(&batch, value)
             return batch
-        }, collect: collect)
+        }, collect: collect).described("debounce", [interval.label, "maxWait: \(maxWait.label)"], after: self)
     }
 }

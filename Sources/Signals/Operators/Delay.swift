@@ -33,7 +33,7 @@ extension Signal {
                     if let delay = state.nextDelay(at: now) { timer.arm(after: delay, ()) }
                 }
             }
-        }
+        }.described("delay", [interval.label], after: self)
     }
 }
 

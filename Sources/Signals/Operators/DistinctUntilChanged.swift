@@ -16,7 +16,7 @@ extension Signal {
                 }
                 observer.send(event)
             })
-        })
+        }).described("distinctUntilChanged", after: self)
     }
 
     /// Drops values whose `key` equals the key of the value emitted just
@@ -40,6 +40,6 @@ extension Signal {
                 }
                 observer.send(event)
             })
-        })
+        }).described("distinctUntilChanged", after: self)
     }
 }

@@ -10,7 +10,7 @@ extension Signal {
     /// map's stage instead (see `map`).
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal<Value> {
-        if let filtering { return filtering(isIncluded) }
+        if let filtering { return filtering(isIncluded).described("filter", after: self) }
         return Signal.serial({ observer in
             guard self.serializes else {
                 return self.start(for: observer, stage: FilterStage(observer, isIncluded))
@@ -19,7 +19,7 @@ extension Signal {
                 if case .next(let value) = event, !isIncluded(value) { return }
                 observer.send(event)
             }
-        })
+        }).described("filter", after: self)
     }
 }
 

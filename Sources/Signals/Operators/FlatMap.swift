@@ -41,6 +41,6 @@ extension Signal {
                 }
             }))
             return subscriptions
-        }
+        }.described("flatMap", after: self)
     }
 }

@@ -36,7 +36,7 @@ extension Signal {
             }
             source.disposable = self.start({ inputs.submit(.outer($0)) })
             return CompositeDisposable([source, current])
-        }
+        }.described("flatMapLatest", after: self)
     }
 }
 

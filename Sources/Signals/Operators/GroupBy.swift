@@ -34,7 +34,7 @@ extension Signal {
                     observer.sendCompleted()
                 }
             })
-        })
+        }).described("groupBy", after: self)
     }
 }
 

@@ -20,7 +20,7 @@ extension Signal {
     public func hold(while condition: Signal<Bool>) -> Signal<Value> {
         held(while: condition, start: { [$0] }, collect: { $0.append($1) }) { observer, values in
             for value in values { observer.sendNext(value) }
-        }
+        }.described("hold", upstreams: [node, condition.node])
     }
 
     /// The same gate, sending what was held as one value: each value is
@@ -43,7 +43,7 @@ extension Signal {
             return batch
         }, collect: collect) { observer, batch in
             observer.sendNext(batch)
-        }
+        }.described("hold", upstreams: [node, condition.node])
     }
 
     /// The gate behind both forms: `send` hands a batch downstream.

@@ -13,6 +13,6 @@ extension Signal {
                 if case .next = event { return }
                 observer.send(event)
             })
-        })
+        }).described("ignoreValues", after: self)
     }
 }

@@ -20,7 +20,7 @@ extension Signal {
                     case .completed: observer.sendCompleted()
                     }
                 }
-            })
+            }).described("map", after: self)
         }
         // A `filter` applied to this signal fuses with it into one stage.
         return Signal<T>(
@@ -30,7 +30,7 @@ extension Signal {
                 Signal<T>.serial({ observer in
                     self.start(for: observer, stage: MapFilterStage(observer, transform, isIncluded))
                 })
-            })
+            }).described("map", after: self)
     }
 }
 

@@ -14,6 +14,6 @@ extension Signal {
                 observer.sendNext(event)
                 if event.isTerminal { observer.sendCompleted() }
             })
-        })
+        }).described("materialize", after: self)
     }
 }

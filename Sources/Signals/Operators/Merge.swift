@@ -33,7 +33,7 @@ extension Signal {
                 }, beforeRunning: { subscriptions.add($0) })
             }
             return subscriptions
-        }
+        }.described("merge", upstreams: signals.map(\.node))
     }
 
     /// Forwards the values of every signal as they arrive; see `merge(_:)`.

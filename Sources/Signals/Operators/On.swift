@@ -29,6 +29,6 @@ extension Signal {
                 subscription.dispose()
                 disposed()
             }
-        })
+        }).described("on", after: self)
     }
 }

@@ -26,6 +26,6 @@ extension Signal {
                     observer.sendCompleted()
                 }
             })
-        })
+        }).described("reduce", after: self)
     }
 }

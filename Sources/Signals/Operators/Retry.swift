@@ -27,6 +27,6 @@ extension Signal {
             }
             attempts.submit(nil)
             return current
-        })
+        }).described("retry", ["\(count)"], after: self)
     }
 }

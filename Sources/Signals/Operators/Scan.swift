@@ -22,6 +22,6 @@ extension Signal {
                 case .completed: observer.sendCompleted()
                 }
             })
-        })
+        }).described("scan", after: self)
     }
 }

@@ -17,6 +17,6 @@ extension Signal {
                 }
                 observer.send(event)
             })
-        })
+        }).described("skip", ["\(count)"], after: self)
     }
 }

@@ -31,7 +31,7 @@ extension Signal {
                 observer.send(event)
             })
             return CompositeDisposable([triggerSubscription, source])
-        }
+        }.described("skipUntil", upstreams: [node, trigger.node])
     }
 }
 

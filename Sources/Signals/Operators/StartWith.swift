@@ -22,6 +22,6 @@ extension Signal where Value: Sendable {
             }
             if observer.isStopped { return NopDisposable() }
             return self.start(for: observer, { observer.send($0) })
-        })
+        }).described("startWith", ["\(values.count) values"], after: self)
     }
 }

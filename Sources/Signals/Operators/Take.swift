@@ -21,6 +21,6 @@ extension Signal {
                     observer.sendCompleted()
                 }
             })
-        })
+        }).described("take", ["\(count)"], after: self)
     }
 }

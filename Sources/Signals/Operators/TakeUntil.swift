@@ -26,6 +26,6 @@ extension Signal {
                 subscriptions.add(self.start({ observer.send($0) }))
             }
             return subscriptions
-        }
+        }.described("takeUntil", upstreams: [node, trigger.node])
     }
 }

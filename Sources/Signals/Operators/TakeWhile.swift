@@ -19,6 +19,6 @@ extension Signal {
                 }
                 observer.send(event)
             })
-        })
+        }).described("takeWhile", after: self)
     }
 }

@@ -31,7 +31,7 @@ extension Signal {
                     observer.sendError(error)
                 }
             }
-        }
+        }.described("throttle", [interval.label] + (latest ? ["latest"] : []), after: self)
     }
 }
 

@@ -28,7 +28,7 @@ extension Signal {
                     observer.sendError(TimeoutError(interval: interval))
                 }
             }
-        }
+        }.described("timeout", [interval.label], after: self)
     }
 }
 

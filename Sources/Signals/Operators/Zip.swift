@@ -32,7 +32,7 @@ extension Signal {
                 subscriptions.add(b.start({ inputs.submit(.b($0)) }))
             }
             return subscriptions
-        }
+        }.described("zip", upstreams: [a.node, b.node])
     }
 
     /// Pairs this signal's values with `other`'s in order; see `Signal.zip(_:_:)`.

@@ -7,6 +7,6 @@ extension Signal where Value: Sendable {
             self.subscribe { event in
                 scheduler.schedule { observer.send(event) }
             }
-        }
+        }.described("observe(on:)", after: self)
     }
 }

@@ -11,6 +11,6 @@ extension Signal {
                 _ = self.start({ observer.send($0) }, beforeRunning: { subscription.disposable = $0 })
             }
             return CompositeDisposable([scheduled, subscription])
-        })
+        }).described("subscribe(on:)", after: self)
     }
 }

@@ -58,6 +58,7 @@ public enum FileWatcher {
     /// signal is built: the kernel's, unless a recipe's tests gave another.
     public static func watch(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<FileEvent> {
         flattened(SourceWorld.current.files.batches(paths, options: options))
+            .described("FileWatcher.watch", [paths.parameterLabel] + options.parameterLabels)
     }
 
     /// Each event of each batch, one by one.
@@ -86,6 +87,7 @@ public enum FileWatcher {
     ///     FileWatcher.batches(["Sources"]).batched(.zero)   // one run per save
     public static func batches(_ paths: [FilePath], options: WatchOptions = WatchOptions()) -> Signal<[FileEvent]> {
         SourceWorld.current.files.batches(paths, options: options)
+            .described("FileWatcher.batches", [paths.parameterLabel] + options.parameterLabels)
     }
 
     /// `batches(_:options:)` from the kernel (`SourceWorld.live`).

@@ -29,6 +29,7 @@ public enum ProcessSource {
     /// directory) gives an error event, a `ProcessError` naming it.
     public static func run(_ arguments: [String], options: ProcessOptions = ProcessOptions(), handle: ProcessHandle? = nil) -> Signal<ProcessEvent> {
         run(arguments.map { CommandWord($0) }, options: options, handle: handle)
+            .described("ProcessSource.run", [SignalNode.list(arguments)])
     }
 
     /// `run(_:options:handle:)` for a command whose words are bytes, such as

@@ -66,6 +66,7 @@ public enum Tail {
         _ path: FilePath, from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<String> {
         SourceWorld.current.logs.follow(path, from: start, matching: pattern, backend: backend)
+            .described("Tail.follow", Self.parameterLabels([path], start, pattern, backend))
     }
 
     /// `follow(_:from:matching:backend:)` for one path, from the kernel (`SourceWorld.live`).
@@ -130,6 +131,7 @@ public enum Tail {
         _ paths: [FilePath], from start: Start = .end, matching pattern: LinePattern? = nil, backend: WatchBackend = .auto
     ) -> Signal<Line> {
         SourceWorld.current.logs.follow(paths, from: start, matching: pattern, backend: backend)
+            .described("Tail.follow", Self.parameterLabels(paths, start, pattern, backend))
     }
 
     /// `follow(_:from:matching:backend:)` from the kernel (`SourceWorld.live`).

@@ -9,7 +9,7 @@ public enum Timer {
     public static func interval(_ interval: Duration, on scheduler: some Scheduler) -> Signal<Duration> {
         Signal { observer in
             scheduler.schedule(every: interval) { observer.sendNext(scheduler.now) }
-        }
+        }.described("Timer.interval", [interval.label])
     }
 
     /// Sends the scheduler's time once, `delay` after subscribing, then completes.
@@ -19,6 +19,6 @@ public enum Timer {
                 observer.sendNext(scheduler.now)
                 observer.sendCompleted()
             }
-        }
+        }.described("Timer.after", [delay.label])
     }
 }

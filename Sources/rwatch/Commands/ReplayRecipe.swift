@@ -10,7 +10,8 @@ struct ReplayRecipe: ParsableCommand {
         abstract: "Show what a recipe would have run during a recorded session (rwatch events --json), running nothing.",
         discussion: """
             Plays the session's file events, at their own times, through the recipe on \
-            virtual time, from this directory (as the recipe would have run here), and prints \
+            virtual time, from this directory (the project recipe: from its own, as rwatch \
+            runs it), and prints \
             the timeline: each run started, each signal sent (a restart's stop), each end, and \
             why a run started (the changed paths, as -v says). Every command is taken to \
             succeed at once. Arguments after -- reach the recipe as Recipe.arguments.
@@ -39,9 +40,13 @@ struct ReplayRecipe: ParsableCommand {
         guard FileSystem.isRegularFile(session) else { throw RWatchError("no session at \(Quoted.path(session))") }
         let file = try TestRecipe.recipeFile(recipe)
         let binary = try RecipeCompiler.standard().replayBinary(recipe: file)
-        // As given: the binary runs in this directory too.
-        setenv("RWATCH_REPLAY", session, 1)
-        setenv("RWATCH_REPLAY_FORMAT", json ? "json" : "text", 1)
-        ProcessSupervisor.exit(Spawn.status([binary] + arguments))
+        let sessionFile = FileSystem.absolute(session)
+        if recipe == nil {
+            // The project recipe plays where `rwatch` would run it: its directory.
+            let root = FileSystem.directory(of: file)
+            guard chdir(root) == 0 else { throw RWatchError("cannot enter \(Quoted.path(root))") }
+        }
+        let environment = ["RWATCH_REPLAY": sessionFile, "RWATCH_REPLAY_FORMAT": json ? "json" : "text"]
+        ProcessSupervisor.exit(Spawn.status([binary] + arguments, environment: environment))
     }
 }

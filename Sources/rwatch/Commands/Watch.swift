@@ -162,7 +162,7 @@ struct Watch: ParsableCommand {
                 return subscription
             }
             return started.settlingVCS(of: paths, until: served.asSignal())
-        }
+        }.described("settlingVCS", [paths.parameterLabel], after: changes)
     }
 
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;

@@ -30,7 +30,7 @@ enum ArmingReport {
                                            served: FileWatcher.isServed(paths), took: ContinuousClock.now - started,
                                            waitsForChange: waitsForChange), color: .dim)
             return subscription
-        }
+        }.described(batches.node) // the same changes: no stage of its own in a picture
     }
 }
 

@@ -31,8 +31,9 @@ final class RecipeChild: Sendable, Equatable {
     static let stopTimeout: Duration = .seconds(30)
 
     /// Starts `binary` with `arguments` (as `Recipe.arguments`); `ended`
-    /// is woken once it has exited and is reaped (`exitStatus`).
-    static func start(_ binary: String, arguments: [CommandWord], ended: WakePipe) throws -> RecipeChild {
+    /// is woken once it has exited and is reaped (`exitStatus`). With
+    /// `verbose` (`-v`) it lists its pipelines when it starts.
+    static func start(_ binary: String, arguments: [CommandWord], ended: WakePipe, verbose: Bool = false) throws -> RecipeChild {
         let pipe: (read: Int32, write: Int32)
         do {
             pipe = try GNUFunctions.makePipe()
@@ -42,6 +43,8 @@ final class RecipeChild: Sendable, Equatable {
         defer { close(pipe.write) }
         _ = fcntl(pipe.read, F_SETFL, O_NONBLOCK)
         var options = ProcessOptions(environment: [HostedRecipe.variable: "\(getpid()):3"], stopTimeout: stopTimeout, captureOutput: false)
+        // -v: the recipe lists its pipelines when it starts.
+        if verbose { options.environment[RecipeGraph.verboseVariable] = "1" }
         options.grouping = .sameGroup
         options.descriptors = [2: pipe.write, 3: StandardError.descriptor]
         let exit = Locked<ExitStatus?>(nil)

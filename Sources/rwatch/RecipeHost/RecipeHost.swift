@@ -82,7 +82,7 @@ final class RecipeHost {
             throw RWatchError("cannot make a pipe: \(Errno(rawValue: error.errno).description)")
         }
         inbox = try SignalInbox()
-        let child = try RecipeChild.start(compiled, arguments: options.arguments, ended: ended)
+        let child = try RecipeChild.start(compiled, arguments: options.arguments, ended: ended, verbose: options.verbose)
         crashOutput = child.crashOutput
         machine = RecipeHostMachine(running: child)
     }
@@ -186,7 +186,7 @@ final class RecipeHost {
     /// Starts the reloaded binary `next`; an exit status if it cannot start.
     private func start(_ next: String) -> Int32? {
         do {
-            let child = try RecipeChild.start(next, arguments: options.arguments, ended: ended)
+            let child = try RecipeChild.start(next, arguments: options.arguments, ended: ended, verbose: options.verbose)
             crashOutput = child.crashOutput
             binary = next
             recipeName = Self.name(of: options.file)

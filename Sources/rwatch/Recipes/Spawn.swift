@@ -8,9 +8,10 @@ import RecipeKit
 enum Spawn {
     /// Runs `argv` with rwatch's stdout and stderr and returns its shell
     /// status (127 when it cannot start). `temporaryDirectory`, when
-    /// given, is the child's `TMPDIR`.
-    static func status(_ argv: [String], temporaryDirectory: String? = nil) -> Int32 {
-        run(argv, capture: false, temporaryDirectory: temporaryDirectory).status
+    /// given, is the child's `TMPDIR`; `environment` is added to the
+    /// child's.
+    static func status(_ argv: [String], temporaryDirectory: String? = nil, environment: [String: String] = [:]) -> Int32 {
+        run(argv, capture: false, temporaryDirectory: temporaryDirectory, environment: environment).status
     }
 
     /// Runs `argv` and returns what it printed on stdout (lines joined with
@@ -21,10 +22,13 @@ enum Spawn {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    private static func run(_ argv: [String], capture: Bool, temporaryDirectory: String?) -> (status: Int32, lines: [String]) {
+    private static func run(
+        _ argv: [String], capture: Bool, temporaryDirectory: String?, environment: [String: String] = [:]
+    ) -> (status: Int32, lines: [String]) {
         let done = DispatchSemaphore(value: 0)
         let result = Locked<(status: Int32, lines: [String])>((127, []))
         var options = ProcessOptions(captureOutput: capture)
+        options.environment.merge(environment) { _, new in new }
         if let temporaryDirectory { options.environment["TMPDIR"] = temporaryDirectory }
         let subscription = ProcessSource.run(argv, options: options).subscribe { event in
             switch event {

@@ -62,6 +62,20 @@ enum OperatorShapes {
             subscription.dispose()
             blackHole(sink.total)
         }
+        // The same chain built inside `SignalNode.recording`: every stage
+        // carries its `SignalNode`, which no value's path reads. Measured
+        // beside the row above, without stored figures.
+        Benchmark("MapFilterPumpingDescribed:Signals", configuration: peer) { benchmark in
+            let subject = PublishSubject<Int>()
+            let sink = Sink()
+            let chain = SignalNode.recording { mapFilterChain(subject.asSignal().described("source")) }
+            let subscription = chain.subscribe(onNext: { sink.total &+= $0 })
+            benchmark.startMeasurement()
+            for value in benchmark.scaledIterations { subject.sendNext(value) }
+            benchmark.stopMeasurement()
+            subscription.dispose()
+            blackHole(sink.total)
+        }
         Benchmark("MapFilterPumping:OpenCombine", configuration: peer) { benchmark in
             let subject = OpenCombine.PassthroughSubject<Int, Never>()
             let sink = Sink()
@@ -90,6 +104,23 @@ enum OperatorShapes {
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 mapFilterChain(subject.asSignal()).subscribe(onNext: { sink.total &+= $0 }).dispose()
+            }
+            benchmark.stopMeasurement()
+            blackHole(sink.total)
+        }
+        // Described (inside `SignalNode.recording`, as `rwatch graph` and
+        // `-v` build a recipe's chains once): each of the 12 stages makes
+        // its node. Nodes made while recording are kept for good, so this
+        // row keeps 1,000 cycles' worth per iteration (20 at most); it measures what
+        // describing costs, not a path a running chain takes.
+        Benchmark("MapFilterCreatingDescribed:Signals", configuration: Benchmark.Configuration(maxIterations: 20, thresholds: [:])) { benchmark in
+            let subject = PublishSubject<Int>()
+            let sink = Sink()
+            benchmark.startMeasurement()
+            SignalNode.recording {
+                for _ in benchmark.scaledIterations {
+                    mapFilterChain(subject.asSignal().described("source")).subscribe(onNext: { sink.total &+= $0 }).dispose()
+                }
             }
             benchmark.stopMeasurement()
             blackHole(sink.total)
