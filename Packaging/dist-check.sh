@@ -103,7 +103,7 @@ check_command_line() {
 
     # Every recipe command, without a toolchain: one line saying what it needs, exit 2.
     printf 'import RecipeKit\nlet recipe = Recipe("p", "p") { Signal<Int>.empty() }\n' > "$work/home/rwatch.swift"
-    for command in "check rebuild-on-save" "run tail-errors" ""; do
+    for command in "check rebuild-on-save" "run tail-errors" "test rebuild-on-save" "graph chain" ""; do
         status=0
         (cd "$work/home" && user "$rwatch" $command) > /dev/null 2> "$work/error" || status=$?
         [ $status = 2 ] || fail "rwatch $command exited $status without a toolchain"
@@ -163,6 +163,15 @@ if [ -n "$swiftc" ]; then
     until_true 'grep -qs "error: from dist-check" "$work/recipe"' 'echo "error: from dist-check" >> "$log"' \
         "the recipe printed" "$work/recipe"
     stop_background
+
+    step "rwatch init && rwatch test in a new Swift package, and a bundled recipe's tests, from the .deb"
+    project=$work/home/project && mkdir -p "$project/Sources/App"
+    printf '// swift-tools-version: 6.0\n' > "$project/Package.swift"
+    for command in "init" "test" "test chain"; do
+        (cd "$project" && env -i HOME="$work/home" PATH="$(dirname "$swiftc"):/usr/bin:/bin" XDG_CACHE_HOME="$work/cache" \
+            "$rwatch" $command) > "$work/tests" 2>&1 || fail "rwatch $command failed: $(cat "$work/tests")"
+    done
+    grep -q "passed" "$work/tests" || fail "rwatch test chain said: $(cat "$work/tests")"
 else
     step "no swiftc on PATH: the recipe run is left out"
 fi
@@ -223,7 +232,8 @@ left=$(find "$root" -path "$admin" -prune -o ! -type d -print)
 step "the tarball, untarred into an empty prefix"
 prefix=$work/prefix && mkdir -p "$prefix"
 tar -xzf "$tarball" -C "$prefix"
-for file in bin/rwatch lib/rwatch/libRecipeKit.so lib/rwatch/Modules/RecipeKit.swiftmodule share/rwatch/recipes/tail-errors.swift \
+for file in bin/rwatch lib/rwatch/libRecipeKit.so lib/rwatch/Modules/RecipeKit.swiftmodule lib/rwatch/Modules/RecipeTesting.swiftmodule \
+    share/rwatch/recipes/tail-errors.swift share/rwatch/recipes/tail-errors.tests.swift \
     share/man/man1/rwatch.1 share/bash-completion/completions/rwatch share/zsh/site-functions/_rwatch \
     share/fish/vendor_completions.d/rwatch.fish; do
     [ -f "$prefix/$file" ] || fail "the tarball has no $file"

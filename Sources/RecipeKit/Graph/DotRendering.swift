@@ -19,20 +19,11 @@
 /// `{`, `}` or `->` inside quotes are plain text.
 enum DotRendering {
     static func render(_ pipelines: [SignalNode]) -> String {
-        var lines = ["digraph rwatch {", "  rankdir=LR;", "  node [shape=box];"]
-        for (number, last) in zip(1..., pipelines) {
-            let order = NodeOrder(last)
-            lines.append("  subgraph cluster_\(number) {")
-            lines.append("    label=\"pipeline \(number)\";")
-            for (index, node) in order.nodes.enumerated() {
-                lines.append("    p\(number)n\(index) [label=\(quoted(node.label))];")
-            }
-            for edge in order.edges {
-                lines.append("    p\(number)n\(edge.from) -> p\(number)n\(edge.to);")
-            }
-            lines.append("  }")
-        }
-        lines.append("}")
+        let clusters = NodeOrder.clustered(
+            pipelines, open: { ["  subgraph cluster_\($0) {", "    label=\"pipeline \($0)\";"] },
+            node: { "    \($0) [label=\(quoted($1))];" }, edge: { "    \($0) -> \($1);" }, close: "  }"
+        )
+        let lines = ["digraph rwatch {", "  rankdir=LR;", "  node [shape=box];"] + clusters + ["}"]
         return lines.map { $0 + "\n" }.joined()
     }
 

@@ -16,19 +16,11 @@
 /// become markup. Control characters are escaped first (`Quoted.line`).
 enum MermaidRendering {
     static func render(_ pipelines: [SignalNode]) -> String {
-        var lines = ["flowchart LR"]
-        for (number, last) in zip(1..., pipelines) {
-            let order = NodeOrder(last)
-            lines.append("  subgraph p\(number)[\"pipeline \(number)\"]")
-            for (index, node) in order.nodes.enumerated() {
-                lines.append("    p\(number)n\(index)[\"\(escaped(node.label))\"]")
-            }
-            for edge in order.edges {
-                lines.append("    p\(number)n\(edge.from) --> p\(number)n\(edge.to)")
-            }
-            lines.append("  end")
-        }
-        return lines.map { $0 + "\n" }.joined()
+        let clusters = NodeOrder.clustered(
+            pipelines, open: { ["  subgraph p\($0)[\"pipeline \($0)\"]"] },
+            node: { "    \($0)[\"\(escaped($1))\"]" }, edge: { "    \($0) --> \($1)" }, close: "  end"
+        )
+        return (["flowchart LR"] + clusters).map { $0 + "\n" }.joined()
     }
 
     /// `label` for inside a double-quoted Mermaid label.

@@ -22,3 +22,22 @@ struct NodeOrder {
         return index
     }
 }
+
+extension NodeOrder {
+    /// The lines of a picture with one cluster per pipeline, its nodes and
+    /// edges named `pPnN` (pipeline P, node N): what Mermaid and DOT share.
+    /// The format says how a cluster opens and closes, and how a node
+    /// (its name and label) and an edge (two names) are written.
+    static func clustered(_ pipelines: [SignalNode], open: (Int) -> [String], node: (String, String) -> String,
+                          edge: (String, String) -> String, close: String) -> [String] {
+        var lines: [String] = []
+        for (number, last) in zip(1..., pipelines) {
+            let order = NodeOrder(last)
+            lines += open(number)
+            for (index, stage) in order.nodes.enumerated() { lines.append(node("p\(number)n\(index)", stage.label)) }
+            for link in order.edges { lines.append(edge("p\(number)n\(link.from)", "p\(number)n\(link.to)")) }
+            lines.append(close)
+        }
+        return lines
+    }
+}
