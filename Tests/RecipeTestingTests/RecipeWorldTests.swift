@@ -21,6 +21,23 @@ import Testing
         #expect(test.started.first?.at == .milliseconds(1_251))
     }
 
+    static let everything = Recipe("everything", "make on any change") {
+        FileWatcher.watch(["."]).batched(.milliseconds(50)).run(["make"])
+    }
+
+    @Test func theTreesIgnoreFilesAndTheDefaultIgnoresApplyAndAnEditedGitignoreCountsAtOnce() {
+        let test = RecipeTest(Self.everything, files: [".gitignore": "build/\n*.log\n", "src/a.c": ""])
+        test.write("build/a.o", "obj", at: .seconds(1))
+        test.write("run.log", "x", at: .seconds(2))
+        test.write(".git/index", "x", at: .seconds(3))
+        test.write(".build/debug/app.o", "x", at: .seconds(4))
+        test.write("src/a.c", "int a;", at: .seconds(5))
+        test.write(".gitignore", "build/\n*.log\nsrc/\n", at: .seconds(6))
+        test.write("src/a.c", "int b;", at: .seconds(7))
+        test.advance(to: .seconds(10))
+        #expect(test.runs.map(\.paths) == [["/project/src/a.c"], ["/project/.gitignore"]])
+    }
+
     static let keyed = Recipe("keyed", "make on a change or a key") {
         FileWatcher.batches(["src"]).batched(.milliseconds(50)).run(["make"])
     }

@@ -1,5 +1,9 @@
 import SystemPackage
 
+/// How a filter reads a rule file: its path, the size limit, whether a
+/// final symbolic link is followed.
+package typealias RuleFileReader = @Sendable (FilePath, _ limit: Int, _ followSymlinks: Bool) -> FileSystem.FileRead
+
 /// Reading a filter's rule files: those outside the tree when it is made,
 /// those of each tree directory as it is walked, and any of them again when
 /// it changes.
@@ -141,7 +145,7 @@ extension PathFilter {
 
     private mutating func readExcludeFiles() {
         git.excludeFiles = [infoExclude, globalExcludes].compactMap { path in
-            guard let path, let bytes = PathFilter.readRuleFile(path, followSymlinks: true) else { return nil }
+            guard let path, let bytes = readRuleFile(path, followSymlinks: true) else { return nil }
             return IgnoreFile.gitignore(bytes, path: path, ignoreCase: ignoreCase)
         }
     }
@@ -150,7 +154,7 @@ extension PathFilter {
     private func readDirectoryFiles(_ directory: FilePath) -> [IgnoreFile] {
         PathFilter.directoryRuleFileNames(readsDotIgnores: readsDotIgnores, readsGitignores: readsGitignores).compactMap { name in
             let path = directory.appending(name)
-            return PathFilter.readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path, ignoreCase: ignoreCase) }
+            return readRuleFile(path, followSymlinks: false).map { IgnoreFile.gitignore($0, path: path, ignoreCase: ignoreCase) }
         }
     }
 
@@ -158,7 +162,7 @@ extension PathFilter {
     mutating func readGlobFiles() {
         let root = root
         func rooted(_ paths: [FilePath]) -> [(file: IgnoreFile, globs: [RootedGlob])] {
-            paths.compactMap { PathFilter.readGlobs($0) }.map { file in (file, file.patterns.map { RootedGlob($0.glob, root: root) }) }
+            paths.compactMap { readGlobs($0) }.map { file in (file, file.patterns.map { RootedGlob($0.glob, root: root) }) }
         }
         ignoreFiles = rooted(ignoreFilePaths)
         filterFiles = rooted(filterFilePaths)
@@ -166,7 +170,7 @@ extension PathFilter {
 
     /// A list of globs; a file that cannot be read or holds a bad glob
     /// gives one warning and no rules (`validated()` rejected it at start).
-    private static func readGlobs(_ path: FilePath) -> IgnoreFile? {
+    private func readGlobs(_ path: FilePath) -> IgnoreFile? {
         guard let bytes = readRuleFile(path, followSymlinks: true) else { return nil }
         do {
             return try IgnoreFile.globs(bytes, path: path)
@@ -180,8 +184,8 @@ extension PathFilter {
     static let ruleFileLimit = 1 << 20
 
     /// The bytes of a rule file; nil when it is missing or skipped (with one warning).
-    private static func readRuleFile(_ path: FilePath, followSymlinks: Bool) -> [UInt8]? {
-        let read = FileSystem.readFile(path, limit: Self.ruleFileLimit, followSymlinks: followSymlinks)
+    private func readRuleFile(_ path: FilePath, followSymlinks: Bool) -> [UInt8]? {
+        let read = readFile(path, Self.ruleFileLimit, followSymlinks)
         switch read {
         case .contents(let bytes):
             WatchNotices.clearWarning(about: path)

@@ -66,6 +66,9 @@ struct PathFilter: Sendable {
     var ignoreCase = false
     /// The environment git's configuration is read with; nil is the process's.
     let gitEnvironment: GitConfiguration.Environment?
+    /// How a rule file is read: from disk (`FileSystem.readFile`), or
+    /// from a recipe test's virtual tree.
+    let readFile: RuleFileReader
     /// git's index and directory, when git's rules are read in a git
     /// repository: what git tracks is then kept (`TrackedFiles`).
     var indexFile: FilePath? = nil
@@ -87,8 +90,9 @@ struct PathFilter: Sendable {
     /// `options`' environment (the process's by default). What git tracks
     /// among the paths its rules ignore comes later (`setTracked`), from
     /// git: a watch asks it while it walks the tree.
-    init(root: FilePath, options: WatchOptions) {
+    init(root: FilePath, options: WatchOptions, readFile: @escaping RuleFileReader = { FileSystem.readFile($0, limit: $1, followSymlinks: $2) }) {
         self.root = root
+        self.readFile = readFile
         top = root
         rootBytes = Array(root.bytes.drop { $0 == UInt8(ascii: "/") })
         includeGlobs = options.include.compactMap { try? Glob($0) }.map { RootedGlob($0, root: root) }

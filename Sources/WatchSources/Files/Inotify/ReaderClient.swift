@@ -85,12 +85,14 @@ final class ReaderClient: @unchecked Sendable {
         var pending: [PollMachine.Subtree] = []
     }
 
-    init(id: Int, paths: [FilePath], options: WatchOptions, sink: EventSink) {
+    /// `readFile` reads the roots' rule files (a virtual tree's, in a recipe's tests).
+    init(id: Int, paths: [FilePath], options: WatchOptions, sink: EventSink,
+         readFile: @escaping RuleFileReader = { FileSystem.readFile($0, limit: $1, followSymlinks: $2) }) {
         self.id = id
         self.options = options
         self.sink = sink
         coalescer = SaveCoalescer(holds: options.coalescesSaves)
-        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options)) }
+        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options, readFile: readFile)) }
         // git says what it tracks while the reader walks the trees.
         trackedLookups = trackedRequests.map { top, request in
             TrackedFiles.Lookup(top: top, gitDirectory: request.gitDirectory, environment: request.environment, within: request.within)

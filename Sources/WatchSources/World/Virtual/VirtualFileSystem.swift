@@ -7,8 +7,8 @@ import SystemPackage
 /// thread. What a recipe's `FileWatcher.watch` sees in a `RecipeTest` is
 /// what it would see on the kernel for the same records: an editor's save
 /// in one piece once complete, a rename's halves paired, a new directory
-/// walked, default ignores and globs applied. Rule files in the tree
-/// (`.gitignore`) are not read: the tree is not on disk.
+/// walked, the tree's own `.gitignore` and `.ignore` files, default
+/// ignores and globs applied.
 ///
 /// Every input and every delivery happens on the thread that drives the
 /// scheduler; the state is locked only so that the type is `Sendable`,
@@ -60,10 +60,16 @@ package final class VirtualFileSystem: FileSource, Sendable {
 
     package func batches(_ paths: [FilePath], options: WatchOptions) -> Signal<[FileEvent]> {
         var virtual = options
-        // The tree is not on disk: no mount to choose by, no rule file, no git to ask.
+        // The tree is not on disk: no mount to choose by, and no global
+        // excludes file (the user's own lives outside it); its own
+        // `.gitignore`s and `.ignore`s are read from the tree.
         virtual.backend = .inotify
-        (virtual.useVCSIgnore, virtual.useProjectIgnore, virtual.useGlobalIgnore) = (false, false, false)
+        virtual.useGlobalIgnore = false
+        // No git configuration of the machine's either (a user's
+        // `core.ignorecase` would change what a test sees).
+        virtual.gitEnvironment = GitConfiguration.Environment(noSystem: true)
         let options = virtual
+        let store = state.withLock { $0.machine.system.store }
         let roots = paths.map(absolute)
         return Signal { [self] observer in
             do {
@@ -77,7 +83,9 @@ package final class VirtualFileSystem: FileSource, Sendable {
                 defer { state.nextID += 1 }
                 return state.nextID
             }
-            let client = ReaderClient(id: id, paths: roots, options: options, sink: sink)
+            let client = ReaderClient(id: id, paths: roots, options: options, sink: sink) { path, limit, follow in
+                store.read(path, limit: limit, followSymlinks: follow)
+            }
             input { $0.add(client, gate: nil) }
             return ActionDisposable { [self] in
                 sink.end()
