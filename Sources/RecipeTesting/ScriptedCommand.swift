@@ -24,11 +24,16 @@ public struct ScriptedCommand: Sendable {
         /// How long it ignores the stop signal (nil: it obeys at once);
         /// rwatch's SIGKILL after the stop timeout ends it whatever this says.
         public var ignoresStop: Duration?
+        /// How long a child it started keeps its process group alive after
+        /// it exits: the run ends when the whole group is gone, as rwatch's
+        /// runs do (a stop ends the child with it).
+        public var childOutlives: Duration = .zero
 
         /// A run that exits with `status` after `duration`.
         public static func exits(_ status: Int32, after duration: Duration = .zero, output: [String] = [],
-                                 errors: [String] = []) -> Behaviour {
-            Behaviour(status: status, duration: duration, output: output, errors: errors, runsUntilStopped: false, ignoresStop: nil)
+                                 errors: [String] = [], childOutlives: Duration = .zero) -> Behaviour {
+            Behaviour(status: status, duration: duration, output: output, errors: errors, runsUntilStopped: false, ignoresStop: nil,
+                      childOutlives: childOutlives)
         }
 
         /// A run that goes on until stopped (a server), ignoring the stop signal for `ignoresStop`.
@@ -51,12 +56,14 @@ public struct ScriptedCommand: Sendable {
     /// A command that exits with `status` after `takes`, writing `output`
     /// (and `errors` on standard error) as it starts; with
     /// `runsUntilStopped`, a server that runs until rwatch stops it,
-    /// ignoring the stop signal for `ignoresStop`.
+    /// ignoring the stop signal for `ignoresStop`; with `childOutlives`, a
+    /// child it started holds its group that much longer.
     public static func command(_ words: [String], exits status: Int32 = 0, takes duration: Duration = .zero,
                                output: [String] = [], errors: [String] = [], runsUntilStopped: Bool = false,
-                               ignoresStop: Duration? = nil) -> ScriptedCommand {
+                               ignoresStop: Duration? = nil, childOutlives: Duration = .zero) -> ScriptedCommand {
         ScriptedCommand(words: words, runs: [Behaviour(status: status, duration: duration, output: output, errors: errors,
-                                                       runsUntilStopped: runsUntilStopped, ignoresStop: ignoresStop)])
+                                                       runsUntilStopped: runsUntilStopped, ignoresStop: ignoresStop,
+                                                       childOutlives: childOutlives)])
     }
 
     /// Whether a run of `command` is one of this script's.

@@ -49,7 +49,8 @@ final class ScriptedRun: CommandHandle, Sendable {
         if stopAsked {
             stop()
         } else if !behaviour.runsUntilStopped {
-            after(behaviour.duration) { $0.end(.exited(behaviour.status)) }
+            // The group is gone once the leader and any child it left are.
+            after(behaviour.duration + behaviour.childOutlives) { $0.end(.exited(behaviour.status)) }
         }
     }
 

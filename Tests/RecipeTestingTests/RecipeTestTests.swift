@@ -49,4 +49,12 @@ import Testing
         #expect(test.runs[1].status == .exited(1))
         #expect(test.finish() == 1)
     }
+
+    @Test func aRunEndsWhenTheChildItLeftIsGoneAndTheTestRunsOnlyThen() {
+        let test = RecipeTest(Self.build, files: ["Sources/a.swift": ""],
+                              commands: [.command(["swift", "build"], takes: .seconds(1), childOutlives: .seconds(2))])
+        test.advance(to: .seconds(5))
+        #expect(test.started == [.run(["swift", "build"], at: .zero), .run(["swift", "test"], at: .seconds(3))])
+        #expect(test.runs[0].end == .seconds(3))
+    }
 }
