@@ -81,14 +81,15 @@ public enum RecipeReplay {
     /// as JSON lines) and exits 0; 2 when the session cannot be read (one
     /// line) or the recipe failed (its error is the timeline's last moment).
     public static func main(_ recipe: Recipe) -> Never {
-        guard let file = getenv("RWATCH_REPLAY").map({ String(cString: $0) }) else {
+        // A path is bytes: the session's name need not be UTF-8.
+        guard let file = getenv("RWATCH_REPLAY").map({ FilePath(platformString: $0) }) else {
             fail("no session given (RWATCH_REPLAY)")
         }
         let session: ReplaySession
         do {
             session = try ReplaySession(read(file))
         } catch {
-            fail("\(Quoted.path(FilePath(file))): \(error)")
+            fail("\(Quoted.path(file)): \(error)")
         }
         let json = getenv("RWATCH_REPLAY_FORMAT").map { String(cString: $0) } == "json"
         let here = FileSystem.absolute(".")
@@ -103,8 +104,8 @@ public enum RecipeReplay {
         exit(2)
     }
 
-    private static func read(_ file: String) throws(ReplaySession.Failure) -> [UInt8] {
-        let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+    private static func read(_ file: FilePath) throws(ReplaySession.Failure) -> [UInt8] {
+        let descriptor = file.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
         guard descriptor >= 0 else { throw ReplaySession.Failure(description: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
