@@ -19,24 +19,30 @@ public enum EditorSave: Sendable, CaseIterable {
     /// The changes of saving `bytes` to `path`, which `exists` or not.
     func changes(_ path: FilePath, _ bytes: [UInt8], exists: Bool) -> [VirtualChange] {
         let directory = path.removingLastComponent()
-        let name = path.lastComponent?.string ?? "file"
         switch self {
         case .inPlace:
             return [.write(path, bytes)]
         case .atomicRename:
-            let temporary = directory.appending(".\(name).tmp.4242")
+            let temporary = Self.sibling(of: path, prefix: ".", suffix: ".tmp.4242")
             return [.write(temporary, bytes), .rename(temporary, to: path)]
         case .vim:
             let probe = directory.appending("4913")
-            let backup = directory.appending(name + "~")
+            let backup = Self.sibling(of: path, suffix: "~")
             var changes: [VirtualChange] = [.write(probe, []), .remove(probe)]
             if exists { changes.append(.rename(path, to: backup)) }
             changes += [.write(path, bytes), .changeAttributes(path)]
             if exists { changes.append(.remove(backup)) }
             return changes
         case .emacs:
-            let lock = directory.appending(".#" + name)
+            let lock = Self.sibling(of: path, prefix: ".#")
             return [.link(lock), .write(path, bytes), .remove(lock)]
         }
+    }
+
+    /// `path`'s name with `prefix` and `suffix` around it, beside it: as
+    /// bytes, so a name that is not UTF-8 keeps its own.
+    private static func sibling(of path: FilePath, prefix: String = "", suffix: String = "") -> FilePath {
+        let name = path.lastComponent.map { component in component.withBytes { Array($0) } } ?? Array("file".utf8)
+        return path.removingLastComponent().pushing(FilePath(bytes: Array(prefix.utf8) + name + Array(suffix.utf8)))
     }
 }
