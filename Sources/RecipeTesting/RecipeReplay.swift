@@ -25,8 +25,8 @@ public enum RecipeReplay {
         package var words: [String]
         /// Why it started (the changed paths), how it ended, or which signal.
         package var detail: String
-        /// The changed paths a start was for.
-        package var paths: [String] = []
+        /// The changed paths a start was for, relative to the working directory.
+        package var paths: [FilePath] = []
     }
 
     /// How long the recipe is let run after the session's last event.
@@ -59,8 +59,9 @@ public enum RecipeReplay {
             }
         }
         for run in runs {
-            let paths = run.paths.map { Terminal.shown(FilePath($0), in: workingDirectory).string }
-            let why = paths.isEmpty ? "no file changed" : "changed: " + paths.prefix(3).joined(separator: ", ")
+            let paths = run.changedPaths.map { Terminal.shown($0, in: workingDirectory) }
+            // Shown escaped: a file name never reaches a terminal as it is.
+            let why = paths.isEmpty ? "no file changed" : "changed: " + paths.prefix(3).map(Quoted.path).joined(separator: ", ")
                 + (paths.count > 3 ? " (+\(paths.count - 3) more)" : "")
             moments.append(Moment(time: run.start, what: .start, words: run.words, detail: why, paths: paths))
             for signal in run.signals {
@@ -125,8 +126,9 @@ public enum RecipeReplay {
         let command = CommandName.display(moment.words)
         let padded = String(repeating: " ", count: max(0, 10 - seconds.count)) + seconds
         let what = moment.what.rawValue + String(repeating: " ", count: 8 - moment.what.rawValue.count)
-        guard !moment.words.isEmpty else { return "\(padded)  \(what) \(moment.detail)" }
-        return "\(padded)  \(what) \(command)  (\(moment.detail))"
+        // One line whatever the detail holds (a recipe's error may name a file).
+        guard !moment.words.isEmpty else { return Quoted.line("\(padded)  \(what) \(moment.detail)") }
+        return Quoted.line("\(padded)  \(what) \(command)  (\(moment.detail))")
     }
 
     /// `{"time":10.13,"event":"start","command":["swift","build"],"detail":"…","paths":[…]}`

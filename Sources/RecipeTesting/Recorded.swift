@@ -14,10 +14,15 @@ public struct RecordedRun: Sendable, Equatable, CustomStringConvertible {
     /// The signals rwatch sent it, and when (a stop's SIGTERM, a kill).
     public var signals: [SentSignal]
 
-    /// The paths it was for, one per line of `RWATCH_PATHS`.
+    /// The paths it was for (those `RWATCH_PATHS` lists), as text
+    /// (`changedPaths` has their bytes).
     public var paths: [String] {
-        (environment["RWATCH_PATHS"] ?? "").split(separator: "\n").map(String.init)
+        changedPaths.map(\.string)
     }
+
+    /// The paths it was for, byte for byte (`RWATCH_PATHS` holds them one
+    /// per line; here a name with a newline is still one path).
+    public var changedPaths: [FilePath]
 
     public var description: String {
         let ending = end.map { " → \(status.map { "\($0)" } ?? "?") at \($0)" } ?? " (running)"

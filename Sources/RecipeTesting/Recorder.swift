@@ -23,11 +23,12 @@ final class Recorder: RecipeOutput, Sendable {
 
     // MARK: Runs
 
-    /// A run of `words` started now with `environment`: its index.
-    func started(_ words: [String], environment: [String: String]) -> Int {
+    /// A run of `words` started now with `environment`, for `paths`: its index.
+    func started(_ words: [String], environment: [String: String], paths: [FilePath]) -> Int {
         let now = scheduler.now
         return record.withLock { record in
-            record.runs.append(RecordedRun(words: words, environment: environment, start: now, end: nil, status: nil, signals: []))
+            record.runs.append(RecordedRun(words: words, environment: environment, start: now, end: nil, status: nil, signals: [],
+                                           changedPaths: paths))
             return record.runs.count - 1
         }
     }

@@ -20,7 +20,7 @@ final class ScriptedLauncher: CommandLauncher, Sendable {
         ScriptedRun(scheduler: scheduler, recorder: recorder)
     }
 
-    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle) -> Signal<ProcessEvent> {
+    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle, changes: ChangeBatch?) -> Signal<ProcessEvent> {
         let text = words.map(\.text)
         let behaviour = behaviour(for: text)
         guard let run = handle as? ScriptedRun else { return .error(ProcessError(command: text.first ?? "", reason: .spawnFailed(EINVAL))) }
@@ -30,8 +30,11 @@ final class ScriptedLauncher: CommandLauncher, Sendable {
             variables[name] = String(decoding: value, as: UTF8.self)
         }
         let environment = variables
+        // From the changes, not `RWATCH_PATHS`: a name may hold a newline.
+        let paths = changes?.paths ?? []
         return Signal { [recorder] observer in
-            run.start(text, environment: environment, behaviour: behaviour, options: options, observer: observer, recorder: recorder)
+            run.start(text, environment: environment, paths: paths, behaviour: behaviour, options: options, observer: observer,
+                      recorder: recorder)
             return ActionDisposable { run.detach() }
         }
     }

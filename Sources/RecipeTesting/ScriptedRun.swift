@@ -34,9 +34,9 @@ final class ScriptedRun: CommandHandle, Sendable {
         self.recorder = recorder
     }
 
-    func start(_ words: [String], environment: [String: String], behaviour: ScriptedCommand.Behaviour, options: ProcessOptions,
-               observer: Observer<ProcessEvent>, recorder: Recorder) {
-        let index = recorder.started(words, environment: environment)
+    func start(_ words: [String], environment: [String: String], paths: [FilePath], behaviour: ScriptedCommand.Behaviour,
+               options: ProcessOptions, observer: Observer<ProcessEvent>, recorder: Recorder) {
+        let index = recorder.started(words, environment: environment, paths: paths)
         let stopAsked = state.withLock { state -> Bool in
             guard case .waiting(let asked) = state.phase else { return false }
             state.phase = .running

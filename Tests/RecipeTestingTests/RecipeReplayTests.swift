@@ -30,6 +30,16 @@ import Testing
             #"{"time":1.600,"event":"start","command":["make"],"detail":"changed: src/a.c","paths":["src/a.c"]}"#)
     }
 
+    @Test func aHostileNameIsEscapedInTheTextAndKeptByteForByteInJSON() throws {
+        // A newline, an escape sequence, and a byte that is not UTF-8.
+        let recorded = try session([#"{"path":"/w/src/a\n\u001b[31mred\udcff.c","kind":"modified","isDirectory":false,"time":1}"#])
+        let moments = RecipeReplay.timeline(Self.build, session: recorded, workingDirectory: "/w")
+        let text = RecipeReplay.textLine(moments[0])
+        #expect(!text.contains("\n") && !text.contains("\u{1B}"), "\(text)")
+        #expect(text.contains(#"src/a\n\e[31mred\xff.c"#), "\(text)")
+        #expect(RecipeReplay.jsonLine(moments[0]).contains(#""paths":["src/a\n\u001b[31mred\udcff.c"]"#))
+    }
+
     @Test func aRecipeThatFailsSaysWhyInTheTimeline() throws {
         let recorded = try session([#"{"path":"/w/other/a.c","kind":"modified","isDirectory":false,"time":1}"#])
         let moments = RecipeReplay.timeline(Self.build, session: recorded, workingDirectory: "/w")

@@ -168,7 +168,7 @@ final class CommandAction<Trigger: RunTrigger>: Sendable {
         }
         let prefix = options.outputPrefix ?? ""
         let output = world.output
-        let events = world.commands.run(run.invocation.words, options: process, handle: run.handle).subscribe { [self, weak run] event in
+        let events = world.commands.run(run.invocation.words, options: process, handle: run.handle, changes: changes).subscribe { [self, weak run] event in
             switch event {
             case .next(.stdout(let line)):
                 output.output(line, prefix: prefix, color: nil, toStandardError: false)

@@ -6,10 +6,11 @@ package protocol CommandLauncher: Sendable {
     /// A handle for a run about to start: it may be stopped before its
     /// command exists (the stop then reaches it as it starts).
     func makeHandle() -> any CommandHandle
-    /// Starts `words` with `options` under `handle`: `started`, output
-    /// lines (with `captureOutput`), then `exited` once the whole group is
-    /// gone; an error when it could not start.
-    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle) -> Signal<ProcessEvent>
+    /// Starts `words` with `options` under `handle`, for `changes` (what
+    /// `RWATCH_PATHS` and the events file tell the command): `started`,
+    /// output lines (with `captureOutput`), then `exited` once the whole
+    /// group is gone; an error when it could not start.
+    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle, changes: ChangeBatch?) -> Signal<ProcessEvent>
 }
 
 /// Stops and signals one run's command (`ProcessHandle` in the live world).
@@ -32,7 +33,7 @@ struct LiveCommandLauncher: CommandLauncher {
         ProcessHandle()
     }
 
-    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle) -> Signal<ProcessEvent> {
+    func run(_ words: [CommandWord], options: ProcessOptions, handle: any CommandHandle, changes: ChangeBatch?) -> Signal<ProcessEvent> {
         // The live world only ever makes `ProcessHandle`s (`makeHandle`).
         ProcessSource.run(words, options: options, handle: handle as? ProcessHandle)
     }
