@@ -8,8 +8,9 @@ public struct RecordedRun: Sendable, Equatable, CustomStringConvertible {
     public var environment: [String: String]
     /// When it started, on the virtual clock.
     public var start: Duration
-    /// When it ended, and how; nil while it runs.
+    /// When it ended (its whole group gone); nil while it runs.
     public var end: Duration?
+    /// How it ended; nil while it runs.
     public var status: ExitStatus?
     /// The signals rwatch sent it, and when (a stop's SIGTERM, a kill).
     public var signals: [SentSignal]
@@ -49,7 +50,9 @@ public struct SentSignal: Sendable, Equatable {
 ///
 ///     #expect(test.started == [.run(["swift", "build"], at: .milliseconds(100))])
 public struct RunStart: Sendable, Equatable, CustomStringConvertible {
+    /// The words it ran.
     public var words: [String]
+    /// When it started, on the virtual clock.
     public var at: Duration
 
     /// A run of `words` that started `at`.
@@ -76,9 +79,11 @@ public struct RecordedLine: Sendable, Equatable, CustomStringConvertible {
         case error
     }
 
+    /// What wrote it.
     public var kind: Kind
     /// The line as printed (with a prefix such as `[server] `), without colour.
     public var text: String
+    /// When, on the virtual clock.
     public var at: Duration
 
     public var description: String { "\(kind) \(text) at \(at)" }
@@ -86,6 +91,8 @@ public struct RecordedLine: Sendable, Equatable, CustomStringConvertible {
 
 /// A notification the recipe showed (`notify(message:)`, `-N`).
 public struct RecordedNotification: Sendable, Equatable {
+    /// What it said.
     public var message: String
+    /// When, on the virtual clock.
     public var at: Duration
 }

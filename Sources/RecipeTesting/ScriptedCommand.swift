@@ -16,8 +16,9 @@ public struct ScriptedCommand: Sendable {
         public var status: Int32
         /// How long it runs (ignored with `runsUntilStopped`).
         public var duration: Duration
-        /// Lines it writes to standard output and error as it starts.
+        /// Lines it writes to standard output as it starts.
         public var output: [String]
+        /// Lines it writes to standard error as it starts.
         public var errors: [String]
         /// Whether it runs until rwatch stops it (a server).
         public var runsUntilStopped: Bool
