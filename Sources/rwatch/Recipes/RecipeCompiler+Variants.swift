@@ -38,7 +38,7 @@ extension RecipeCompiler {
             "recipe.swift": Self.source(recipeText, file: recipe),
             "tests.swift": Self.source(testsText, file: tests),
         ]
-        try compile(sources, as: key, naming: "the tests of \(Quoted.path(recipe))")
+        try compile(sources, as: key, naming: "\(Quoted.path(tests)) with \(Quoted.path(recipe))")
         return binary
     }
 

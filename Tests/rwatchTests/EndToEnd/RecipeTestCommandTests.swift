@@ -50,6 +50,18 @@ import TestSupport
         #expect(!skipping.stderr.contains("aSaveBuildsTwice"))
     }
 
+    @Test func testsThatDoNotCompileExitTwoNamingTheirFileAndLine() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        scratch.write("rwatch.swift", "import RecipeKit\nlet recipe = Recipe(\"r\") { Timer.interval(.seconds(1)) }\n")
+        scratch.write("rwatch.tests.swift", "import RecipeTesting\nimport Testing\n@Test func a() { let x: Int = \"no\" }\n")
+        let result = RWatch.run(["test"], in: scratch.path, scratch: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("rwatch.tests.swift:3:"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("rwatch: error: \(scratch.file("rwatch.tests.swift")) with \(scratch.file("rwatch.swift")) "
+            + "does not compile (see the compiler's messages above)\n"), "\(result.stderr)")
+    }
+
     @Test func aRecipeWithoutTestsIsOneLineAndExitTwo() {
         let scratch = Scratch()
         defer { scratch.remove() }
