@@ -92,7 +92,7 @@ public enum RecipeReplay {
         } catch {
             fail("\(Quoted.path(file)): \(error)")
         }
-        let json = getenv("RWATCH_REPLAY_FORMAT").map { String(cString: $0) } == "json"
+        let json = getenv("RWATCH_REPLAY_FORMAT").map { strcmp($0, "json") == 0 } ?? false
         let here = FileSystem.absolute(".")
         let directories = (FileSystem.entries(here) ?? []).filter(\.isDirectory).map { here.appending($0.name) }
         let moments = timeline(recipe, session: session, workingDirectory: here, directories: directories, arguments: Recipe.arguments)
@@ -107,7 +107,7 @@ public enum RecipeReplay {
 
     private static func read(_ file: FilePath) throws(ReplaySession.Failure) -> [UInt8] {
         let descriptor = file.withPlatformString { open($0, O_RDONLY | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw ReplaySession.Failure(description: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw ReplaySession.Failure(description: Errno(rawValue: errno).description) }
         defer { close(descriptor) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 1 << 16)

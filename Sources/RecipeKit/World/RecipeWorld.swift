@@ -53,6 +53,7 @@ public struct RecipeWorld: Sendable {
     /// The machine's world.
     public static let live = RecipeWorld(
         sources: .live, scheduler: QueueScheduler.recipe, queue: .live, commands: LiveCommandLauncher(), output: LiveOutput(),
+        // A variable is a setting as text (`Recipe.environment`); paths come as bytes (`paths`).
         paths: commandLinePaths(), environment: { name in getenv(name).map { String(cString: $0) } },
         controls: RunControl.commands, eventsDirectory: .shared
     )

@@ -14,7 +14,10 @@ import SystemPackage
 /// scheduler; the state is locked only so that the type is `Sendable`,
 /// and no subscriber is called while the lock is held.
 package final class VirtualFileSystem: FileSource, Sendable {
-    // Safety: only ever touched under `state`'s lock.
+    // Safety: the machine holds its clients (classes the reader thread
+    // owns elsewhere) and is not `Sendable`; here it is only read or
+    // changed inside `state.withLock`, and nothing in it escapes the lock
+    // but the actions, which are carried out after it is released.
     private struct State: @unchecked Sendable {
         var machine: ReaderMachine<VirtualTree>
         var nextID = 1
@@ -134,11 +137,6 @@ package final class VirtualFileSystem: FileSource, Sendable {
     /// Whether `path` (relative to the working directory) is a file now.
     package func exists(_ path: FilePath) -> Bool {
         state.withLock { $0.machine.system.isFile(absolute(path)) || $0.machine.system.isDirectory(absolute(path)) }
-    }
-
-    /// The contents of the file at `path`, if it is one.
-    package func contents(_ path: FilePath) -> [UInt8]? {
-        state.withLock { $0.machine.system.contents(absolute(path)) }
     }
 
     /// `changes`, made now one after the other (paths relative to the

@@ -10,7 +10,7 @@ import SystemPackage
 /// would queue for a change (`records(…)`), for the directories watched.
 struct VirtualTree: ReaderSystem {
     /// A regular file or a symbolic link, and when it last changed (wall clock).
-    struct Entry {
+    struct Entry: Sendable {
         var bytes: [UInt8]
         var changed: Double
         var isLink = false
@@ -20,26 +20,25 @@ struct VirtualTree: ReaderSystem {
     /// the watches' filters read rule files from it (`Store.read`) while
     /// the machine decides, under no other lock.
     final class Store: Sendable {
-        struct Contents {
+        struct Contents: Sendable {
             var directories: Set<FilePath> = ["/"]
             var entries: [FilePath: Entry] = [:]
         }
 
-        // Safety: `Entry` holds plain values; the box is only touched under its lock.
-        fileprivate let contents = Locked(UncheckedBox(Contents()))
+        private let contents = Locked(Contents())
 
         /// A rule file, as `FileSystem.readFile` would read it from disk.
         func read(_ path: FilePath, limit: Int, followSymlinks: Bool) -> FileSystem.FileRead {
-            contents.withLock { box in
-                if box.value.directories.contains(path) { return .notRegular(kind: "a directory") }
-                guard let entry = box.value.entries[path] else { return .missing }
+            contents.withLock { contents in
+                if contents.directories.contains(path) { return .notRegular(kind: "a directory") }
+                guard let entry = contents.entries[path] else { return .missing }
                 if entry.isLink { return followSymlinks ? .missing : .notRegular(kind: "a symbolic link") }
                 return entry.bytes.count > limit ? .tooLarge(limit: limit) : .contents(entry.bytes)
             }
         }
 
         fileprivate func with<Result>(_ body: (inout Contents) -> Result) -> Result {
-            contents.withLock { body(&$0.value) }
+            contents.withLock { body(&$0) }
         }
     }
 
@@ -98,9 +97,6 @@ struct VirtualTree: ReaderSystem {
 
     /// Whether `path` is a directory of the tree.
     func isDirectory(_ path: FilePath) -> Bool { kind(path, follow: false) == .directory }
-
-    /// The contents of the file at `path`.
-    func contents(_ path: FilePath) -> [UInt8]? { store.with { $0.entries[path]?.bytes } }
 
     /// Makes `path` a directory (and the missing ones above it): the
     /// records of each directory made, top first.
@@ -198,11 +194,4 @@ struct VirtualTree: ReaderSystem {
         guard let wd = watches[directory ?? path.removingLastComponent()], let name = path.lastComponent else { return [] }
         return [InotifyRecord(wd: wd, mask: mask, cookie: cookie, name: name)]
     }
-}
-
-/// A value a `Locked` may hold though the compiler cannot prove it
-/// `Sendable` (`FilePath` is, `Entry`'s bytes are plain values).
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }
