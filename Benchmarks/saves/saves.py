@@ -8,7 +8,12 @@ runs that carry any other path (the temporary file, a probe, a backup):
 one run per save, with only the real path, is the answer wanted.
 
     make release      # or: swift build -c release --product rwatch
-    python3 Benchmarks/saves/saves.py [--rwatch PATH] [--saves 200] [--default-ignore] [PATTERN ...]
+    python3 Benchmarks/saves/saves.py [--rwatch PATH] [--saves 200] [--default-ignore]
+        [--backend inotify|poll|service] [PATTERN ...]
+
+`--backend poll` watches with `--poll=50ms`; `--backend service` starts
+`rwatch serve` on a socket of its own and hands it to each run through
+WATCHMAN_SOCK, so that the changes come through the service.
 
 By default rwatch runs with --no-default-ignore, so that no name helps it
 (4913, sedXXXXXX, ___jb_tmp___, .vsctmp and .goutputstream-* are default
@@ -32,6 +37,8 @@ def argument(name, default):
 RWATCH = argument("--rwatch", os.path.join(ROOT, ".build", "release", "rwatch"))
 SAVES = int(argument("--saves", "200"))
 DEFAULT_IGNORE = "--default-ignore" in sys.argv
+BACKEND = argument("--backend", "inotify")
+SERVICE_SOCKET = None
 
 
 def write(path, text, flags, mode=0o644, sync=False):
@@ -138,9 +145,15 @@ def measure(pattern, debounce):
     write(file, "int x;\n", os.O_CREAT | os.O_TRUNC)
     runs_file = os.path.join(scratch, "runs")
     command = [RWATCH, "-p", "-q"] + ([] if DEFAULT_IGNORE else ["--no-default-ignore"])
+    command += ["--poll=50ms"] if BACKEND == "poll" else []
     command += (["-d", debounce] if debounce != "default" else []) + ["-w", watched, "--", "sh", "-c",
                 f"printf '%s' \"$RWATCH_PATHS\" | tr '\\n' '|' >> {runs_file}; echo >> {runs_file}"]
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=scratch)
+    environment = dict(os.environ)
+    environment.pop("WATCHMAN_SOCK", None)
+    if SERVICE_SOCKET:
+        environment["WATCHMAN_SOCK"] = SERVICE_SOCKET
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=scratch,
+                               env=environment)
     try:
         ready = os.path.join(watched, "zz-ready")
         attempt = 0
@@ -170,10 +183,33 @@ def measure(pattern, debounce):
         subprocess.run(["rm", "-rf", scratch])
 
 
+def start_service():
+    """An `rwatch serve` of its own (backend service): its socket, and the process."""
+    global SERVICE_SOCKET
+    state = tempfile.mkdtemp(prefix="rwatch-saves-service-")
+    SERVICE_SOCKET = os.path.join(state, "sock")
+    service = subprocess.Popen([RWATCH, "serve", "--sockname", SERVICE_SOCKET], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, cwd=state)
+    if not wait_for(lambda: os.path.exists(SERVICE_SOCKET)):
+        sys.exit("saves.py: rwatch serve did not start")
+    return service, state
+
+
 def main():
+    service = start_service() if BACKEND == "service" else None
+    try:
+        table()
+    finally:
+        if service:
+            service[0].terminate()
+            service[0].wait()
+            subprocess.run(["rm", "-rf", service[1]])
+
+
+def table():
     chosen = [name for name in sys.argv[1:] if name in PATTERNS] or list(PATTERNS)
     mode = "default ignores" if DEFAULT_IGNORE else "--no-default-ignore"
-    print(f"{SAVES} saves per pattern, {mode}, rwatch {RWATCH}")
+    print(f"{SAVES} saves per pattern, {mode}, backend {BACKEND}, rwatch {RWATCH}")
     print("| pattern | -d 0: runs / with the real path / with another path | default debounce: runs / with the real path / with another path |")
     print("|---|---|---|")
     for pattern in chosen:

@@ -27,7 +27,7 @@ struct DirectoryScan<System: PollSystem> {
     var seen: [Bool] = []
     var lookup: [Int: [Int]]? = nil
 
-    var immediate: [FileEvent] = []
+    var immediate: [SaveCoalescer.Observation] = []
     /// Positions (in the final listing) of what appeared, with the device it is on.
     var appeared: [(position: Int, device: UInt64, replaced: Bool)] = []
     var vanished: [(entry: PollEntry, name: [UInt8], replaced: Bool)] = []
@@ -262,11 +262,11 @@ struct DirectoryScan<System: PollSystem> {
         let contentChanged = modified != entry.modified || (!isDirectory && Int64(info.st_size) != entry.size)
         let metadataChanged = UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || changed != entry.changed
         if entry.flags.contains(.ignoreFile), contentChanged || metadataChanged { rulesChanged = true }
-        if !baseline, entry.flags.contains(.reported), isDirectory || machine.held.isEmpty || !machine.held.contains(path(name)) {
+        if !baseline, entry.flags.contains(.reported) {
             if !isDirectory, contentChanged {
                 reportWrite(path(name), isEmpty: info.st_size == 0)
             } else if !isDirectory ? metadataChanged : (UInt16(truncatingIfNeeded: info.st_mode) != entry.mode || (metadataChanged && !contentChanged)) {
-                immediate.append(PollChanges.event(path(name), .attributes, isDirectory: isDirectory))
+                immediate.append(.event(PollChanges.event(path(name), .attributes, isDirectory: isDirectory), .look))
             }
         }
         entry.record(info)
@@ -279,16 +279,10 @@ struct DirectoryScan<System: PollSystem> {
 
     /// A reported file whose content changed. Found empty, it may be a
     /// rewrite in place caught between its truncation and its write (vim's
-    /// and gofmt's saves, a shell's `>`): its change waits for a later
-    /// pass (`PollMachine.emptied`), which makes the write part of it.
+    /// and gofmt's saves, a shell's `>`): the save rule holds it for a
+    /// later pass, which makes the write part of it (`Origin.lookEmptied`).
     private mutating func reportWrite(_ path: [UInt8], isEmpty: Bool) {
-        if !machine.emptied.isEmpty, machine.emptied.removeValue(forKey: path) != nil {
-            immediate.append(PollChanges.event(path, .modified))
-        } else if isEmpty {
-            machine.emptiedNow.insert(path)
-        } else {
-            immediate.append(PollChanges.event(path, .modified))
-        }
+        immediate.append(.event(PollChanges.event(path, .modified), isEmpty ? .lookEmptied : .look))
     }
 
     /// Another file under a known name: the old one vanished, the new one appeared.

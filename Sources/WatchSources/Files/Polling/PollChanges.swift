@@ -22,19 +22,9 @@ struct PollChanges {
         /// The path still exists, holding another file (or vanished's
         /// counterpart in `appeared`).
         var replaced: Bool
-        /// A new file found by listing its directory: announced a pass
-        /// late (`settle(held:)`), in case it is a temporary file.
+        /// A new file found by listing its directory: held by the save
+        /// rule in case it is a temporary file (`Origin.look`).
         var holdable = false
-    }
-
-    /// What a pass hands out, once new files held back are accounted for.
-    struct Outcome {
-        var events: [FileEvent]
-        /// Files the pass before held back that are still there: to be
-        /// announced as `created` now (first), if they still exist.
-        var released: [[UInt8]]
-        /// New files this pass holds back in turn.
-        var held: Set<[UInt8]>
     }
 
     /// A directory that moved within the polled tree (found during the scan).
@@ -52,88 +42,55 @@ struct PollChanges {
     /// directories held (children first), a single file's changes.
     var direct: [FileEvent] = []
     /// Reported files renamed to an ignored name (an editor's backup): held
-    /// briefly by the subscriber's save coalescer, as with inotify, so that
-    /// the file written under the real name next makes one `modified`.
+    /// briefly by the save rule, as with inotify, so that the file written
+    /// under the real name next makes one `modified`.
     var renamedAway: [FileEvent] = []
 
     var isEmpty: Bool { appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty && direct.isEmpty && renamedAway.isEmpty }
 
-    /// The events, in the order: direct, moves, creations and
-    /// replacements (parents before what they hold).
-    func events() -> [FileEvent] { settle(held: []).events }
-
-    /// The events, with new files held back a pass: `held` are the new
-    /// files (absolute paths) the pass before found and did not announce.
-    /// One that vanished since is no change at all; one renamed since is a
-    /// change of its new name only (`modified` when that replaced a file:
-    /// a temporary file renamed over the real one); any other is
-    /// `released`. New files of this pass are held in their turn. So a
-    /// save through a temporary file seen by two passes is one change of
-    /// the real file, as when one pass sees it all.
-    func settle(held: Set<[UInt8]>) -> Outcome {
-        if appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty && held.isEmpty { return Outcome(events: direct, released: [], held: []) }
+    /// What the pass found, for the save rule (`SaveCoalescer.observe`),
+    /// in the order: files renamed away, deletions, direct events, moves of
+    /// directories, then moves of files, creations and replacements
+    /// (parents before what they hold). A new file found by listing its
+    /// directory is a `look`'s: the rule holds it in case it is a
+    /// temporary file, as for inotify.
+    func observations() -> [SaveCoalescer.Observation] {
+        var found = renamedAway.map { SaveCoalescer.Observation.renamed(from: $0, to: nil) }
+        if appeared.isEmpty && vanished.isEmpty && directoryMoves.isEmpty {
+            return found + direct.map { .event($0, .look) }
+        }
         let (partner, taken) = partners()
-        var consumed = Set<[UInt8]>()
-        var events = changeEvents(taken: taken, held: held, consumed: &consumed)
-        var next = Set<[UInt8]>()
-        events += appearances(partner: partner, held: held, consumed: &consumed, next: &next)
-        let released = held.subtracting(consumed).sorted { $0.lexicographicallyPrecedes($1) }
-        return Outcome(events: events, released: released, held: next)
-    }
-
-    /// Deletions, the direct events and the directory moves; what they say
-    /// of a held path is dropped (it was never announced).
-    private func changeEvents(taken: [Bool], held: Set<[UInt8]>, consumed: inout Set<[UInt8]>) -> [FileEvent] {
-        var events: [FileEvent] = []
-        for (index, item) in vanished.enumerated() where !taken[index] && item.reported {
-            if item.replaced && !item.isDirectory { continue }
-            if held.contains(item.path) {
-                consumed.insert(item.path)
-                continue
-            }
-            events.append(PollChanges.event(item.path, .deleted, isDirectory: item.isDirectory))
+        for (index, item) in vanished.enumerated() where !taken[index] && item.reported && !(item.replaced && !item.isDirectory) {
+            found.append(.event(PollChanges.event(item.path, .deleted, isDirectory: item.isDirectory), .look))
         }
-        for event in direct {
-            if event.kind == .deleted, !held.isEmpty, held.contains(event.path.bytes) {
-                consumed.insert(event.path.bytes)
-                continue
-            }
-            events.append(event)
-        }
+        found += direct.map { .event($0, .look) }
         for move in directoryMoves {
             let cookie = PollChanges.nextCookie()
-            if move.fromReported { events.append(PollChanges.event(move.from, .movedFrom, isDirectory: true, cookie: cookie)) }
-            if move.toReported { events.append(PollChanges.event(move.to, .movedTo, isDirectory: true, cookie: cookie)) }
+            if move.fromReported { found.append(.event(PollChanges.event(move.from, .movedFrom, isDirectory: true, cookie: cookie), .look)) }
+            if move.toReported { found.append(.event(PollChanges.event(move.to, .movedTo, isDirectory: true, cookie: cookie), .look)) }
         }
-        return events
-    }
-
-    /// Moves of files, creations and replacements.
-    private func appearances(partner: [Int?], held: Set<[UInt8]>, consumed: inout Set<[UInt8]>,
-                             next: inout Set<[UInt8]>) -> [FileEvent] {
-        var events: [FileEvent] = []
         for (index, item) in appeared.enumerated() {
             if let match = partner[index] {
                 let from = vanished[match]
-                if held.contains(from.path) {
-                    // A new file renamed before it was announced: only its new name changed.
-                    consumed.insert(from.path)
-                    if item.reported { events.append(PollChanges.event(item.path, item.replaced ? .modified : .created)) }
-                    continue
-                }
                 let cookie = PollChanges.nextCookie()
-                if from.reported { events.append(PollChanges.event(from.path, .movedFrom, cookie: cookie)) }
-                if item.reported { events.append(PollChanges.event(item.path, .movedTo, cookie: cookie)) }
+                found.append(.renamed(from: from.reported ? PollChanges.event(from.path, .movedFrom, cookie: cookie) : nil,
+                                      to: item.reported ? PollChanges.event(item.path, .movedTo, cookie: cookie) : nil))
             } else if item.reported {
-                if item.holdable && !item.replaced && !item.isDirectory {
-                    next.insert(item.path)
-                    continue
-                }
                 let kind: FileEvent.Kind = item.replaced && !item.isDirectory ? .modified : .created
-                events.append(PollChanges.event(item.path, kind, isDirectory: item.isDirectory))
+                found.append(.event(PollChanges.event(item.path, kind, isDirectory: item.isDirectory), item.holdable ? .look : .scan))
             }
         }
-        return events
+        return found
+    }
+
+    /// The events, as they are with nothing held (tests).
+    func events() -> [FileEvent] {
+        observations().flatMap { observation -> [FileEvent] in
+            switch observation {
+            case .event(let event, _): [event]
+            case .renamed(let source, let target): [source, target].compactMap { $0 }
+            }
+        }
     }
 
     /// Which vanished file each appeared one is (a move), and which

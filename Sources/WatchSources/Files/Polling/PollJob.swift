@@ -58,11 +58,6 @@ final class PollJob: @unchecked Sendable {
         }
     }
 
-    /// Sends what the save coalescer holds that is due at `now` (monotonic seconds).
-    func expire(at now: Double) {
-        perform(machine.expire(at: now))
-    }
-
     private func perform(_ actions: [PollMachine.Action]) {
         // The new files held now, before what this step delivers (`NewFileHolds`).
         NewFileHolds.live.publish(machine.newFilesDue, for: sink, job: id)

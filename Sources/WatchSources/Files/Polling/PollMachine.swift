@@ -14,7 +14,8 @@ import SystemPackage
 /// A pass is `beginPass`, then `step` until it returns nil (one directory
 /// each, so that what a directory shows goes out as soon as it is
 /// scanned), then `endPass`. Between passes: `add`/`remove` a subtree,
-/// `replace` the filter, `replaceTracked`, `expire` the save coalescer.
+/// `replace` the filter, `replaceTracked`. What the save rule holds goes
+/// out at a pass's end (`endPass`).
 ///
 /// A reference, not a value: the scan of a directory (`DirectoryScan`)
 /// updates the machine's snapshots in place while it lists. Only the poll
@@ -131,19 +132,11 @@ final class PollMachine {
     var reloadIgnoreFiles = false
     /// A rule file (or git's index) changed during the pass under way.
     var rulesChanged = false
-    /// New files found and not announced yet (`NewFileHold`).
-    var held = NewFileHold()
-    /// Reported files found changed and empty (absolute paths), with when
-    /// a pass first found them so: a rewrite in place may have been caught
-    /// half done, between its truncation and its write. Their `modified`
-    /// waits: written meanwhile, the two are one change. It goes out at the
-    /// end of the first pass after the save window (`SaveCoalescer`'s
-    /// `freshWindow`, as for a new file) while saves are coalesced, and of
-    /// the next pass when they are not: a writer held up between the two
-    /// (a loaded machine) is then not seen as two saves.
-    var emptied: [[UInt8]: Double] = [:]
-    /// The files this pass found emptied, for the next.
-    var emptiedNow: Set<[UInt8]> = []
+    /// When the pass under way began (monotonic seconds): what the save
+    /// rule holds is released at a pass's end only if it was due when the
+    /// pass began, so that the pass has looked once more (a new file is
+    /// announced only if no pass saw it go again).
+    var passBegan: Double?
 
     /// A single file that vanished is declared deleted only after this long
     /// (an editor's rename-and-write may be under way), like `SaveCoalescer`.
@@ -185,6 +178,7 @@ final class PollMachine {
     /// every subtree is scanned.
     func step<System: PollSystem>(_ system: System, now: Double) -> [Action]? {
         self.now = now
+        if passBegan == nil { passBegan = now }
         outbox = []
         var changes = changes
         self.changes = PollChanges()
@@ -212,7 +206,8 @@ final class PollMachine {
     }
 
     /// Ends the pass at `now`: settles what appeared and vanished across
-    /// the whole pass (moves), and what the pass before held back.
+    /// the whole pass (moves), then releases what the save rule held that
+    /// was due when the pass began.
     func endPass<System: PollSystem>(_ system: System, now: Double) -> [Action] {
         self.now = now
         outbox = []
@@ -230,25 +225,11 @@ final class PollMachine {
             if gone.reported { changes.direct.append(PollChanges.event(gone.path, .deleted, isDirectory: true)) }
         }
         vanishedDirectories.removeAll()
-        settleEmptied(&changes, system)
         flush(&changes, system)
+        let released = coalescer.expire(now: passBegan ?? now)
+        if !released.isEmpty { outbox.append(.send(released)) }
+        passBegan = nil
         return outbox
-    }
-
-    /// Files emptied and not written since: the change was that, once the
-    /// save window has passed (`emptied`).
-    private func settleEmptied<System: PollSystem>(_ changes: inout PollChanges, _ system: System) {
-        var waiting: [[UInt8]: Double] = [:]
-        for (path, since) in emptied where PollMachine.exists(path, system) {
-            if coalescer.holds, now - since < coalescer.freshWindow {
-                waiting[path] = since
-            } else {
-                changes.direct.append(PollChanges.event(path, .modified))
-            }
-        }
-        for path in emptiedNow where waiting[path] == nil { waiting[path] = now }
-        emptied = waiting
-        emptiedNow = []
     }
 
     /// A whole pass at once, at `now` (monotonic) and `wall` (tests).

@@ -107,16 +107,14 @@ private final class PollLoop {
                 for job in jobs { job.nextDue = 0 }
             }
             var now = PollLoop.monotonicNow()
-            for job in jobs { job.expire(at: Double(now) / 1e9) }
             for job in jobs where job.nextDue <= now {
                 let started = now
                 job.pass()
                 now = PollLoop.monotonicNow()
                 job.nextDue = PollSchedule<ArmGate>.nextDue(started: started, finished: now, interval: job.interval)
             }
-            for gate in schedule.roundEnded(holdsNewFiles: jobs.contains { !$0.machine.held.isEmpty }) { afterDelivery(gate) }
-            let timeout = PollSchedule<ArmGate>.timeout(now: now, nextDue: jobs.map(\.nextDue).min()!,
-                                                        deadline: jobs.compactMap(\.machine.coalescer.nextDeadline).min())
+            for gate in schedule.roundEnded(holdsNewFiles: jobs.contains { $0.machine.coalescer.holdsNewFiles }) { afterDelivery(gate) }
+            let timeout = PollSchedule<ArmGate>.timeout(now: now, nextDue: jobs.map(\.nextDue).min()!)
             var fds = [pollfd(fd: scanner.wakeFD, events: Int16(POLLIN), revents: 0)]
             _ = poll(&fds, 1, timeout)
         }

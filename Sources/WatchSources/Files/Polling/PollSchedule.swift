@@ -6,7 +6,7 @@
 /// interval pushes the next one back, so that polling a huge tree never
 /// takes a whole core. A fence (`PollScanner.fence`) makes every job pass
 /// at once, twice, and opens once those passes are done and no new file
-/// is held back any more (`NewFileHold`: a later pass announces it, at
+/// is held back any more (the save rule's: a later pass announces it, at
 /// the jobs' own pace).
 struct PollSchedule<Gate> {
     /// Fences, with how many passes of every job each still waits for.
@@ -47,11 +47,9 @@ struct PollSchedule<Gate> {
     }
 
     /// How long (milliseconds, for `poll(2)`) to wait at `now` for the
-    /// next due pass (`nextDue`) or the save coalescers' next deadline
-    /// (monotonic seconds): rounded up, at most a minute.
-    static func timeout(now: UInt64, nextDue: UInt64, deadline: Double?) -> Int32 {
-        var next = nextDue
-        if let deadline { next = min(next, UInt64(max(0, deadline) * 1e9) + 1_000_000) }
-        return next > now ? Int32(min((next - now + 999_999) / 1_000_000, 60_000)) : 0
+    /// next due pass (`nextDue`): rounded up, at most a minute. (What the
+    /// save rule holds goes out at a pass's end: no other deadline.)
+    static func timeout(now: UInt64, nextDue: UInt64) -> Int32 {
+        nextDue > now ? Int32(min((nextDue - now + 999_999) / 1_000_000, 60_000)) : 0
     }
 }

@@ -2,8 +2,11 @@ import SystemPackage
 
 /// Turns each save of a file, however an editor or tool makes it, into one
 /// delivery of the real path: what happened to the path arrives together,
-/// once the save is complete. A value type with time passed in; the reader
-/// thread owns one per subscription.
+/// once the save is complete. A value type with time passed in. It is the
+/// one rule of a save for every backend: the inotify reader feeds it what
+/// the kernel reports (one per subscription), a poll job what its passes
+/// find, a served watch what the service's results say (`Origin.look`);
+/// each backend keeps only what it alone sees (a pass, a result's names).
 ///
 /// Per path it remembers one of five things:
 /// - **vanished**: the path was renamed to a name nobody reports (a
@@ -53,10 +56,15 @@ struct SaveCoalescer {
         /// Deleted or moved away just now: made again, it is the same file
         /// rewritten (git's checkout, a script's), not a new one.
         case removed(until: Double)
+        /// Found changed and empty by a look (`Origin.lookEmptied`): a
+        /// rewrite in place caught between its truncation and its write. A
+        /// write a later look finds completes it; none, it is released.
+        case emptied([FileEvent], deadline: Double)
 
         var deadline: Double {
             switch self {
-            case .vanished(_, let deadline), .writing(_, let deadline, _), .fresh(_, let deadline, _), .flushed(let deadline):
+            case .vanished(_, let deadline), .writing(_, let deadline, _), .fresh(_, let deadline, _), .flushed(let deadline),
+                 .emptied(_, let deadline):
                 return deadline
             case .saved(let until), .removed(let until): return until
             }
@@ -70,6 +78,7 @@ struct SaveCoalescer {
             case .saved: return 2
             case .flushed: return 3
             case .fresh, .removed: return 4
+            case .emptied: return 6
             }
         }
 
@@ -77,7 +86,7 @@ struct SaveCoalescer {
         var held: [FileEvent] {
             switch self {
             case .vanished(let event, _): return [event]
-            case .writing(let events, _, _), .fresh(let events, _, _): return events
+            case .writing(let events, _, _), .fresh(let events, _, _), .emptied(let events, _): return events
             case .saved, .flushed, .removed: return []
             }
         }
@@ -87,7 +96,7 @@ struct SaveCoalescer {
             switch self {
             case .fresh: return true
             case .writing(_, _, let fresh): return fresh
-            case .vanished, .saved, .flushed, .removed: return false
+            case .vanished, .saved, .flushed, .removed, .emptied: return false
             }
         }
     }
@@ -104,10 +113,10 @@ struct SaveCoalescer {
     /// temporary file is renamed or deleted right after its close, while a
     /// file a script makes and deletes some time later was a change.
     let freshWindow: Double
-    private(set) var entries: [PathKey: Entry] = [:] {
+    var entries: [PathKey: Entry] = [:] {
         didSet { if entries.isEmpty { for index in timelines.indices { timelines[index].removeAll() } } }
     }
-    private var timelines = [SaveTimeline](repeating: SaveTimeline(), count: 6)
+    private var timelines = [SaveTimeline](repeating: SaveTimeline(), count: 7)
 
     /// Whether anything is held at all; when not, every event passes as it comes.
     let holds: Bool
@@ -179,6 +188,13 @@ struct SaveCoalescer {
         /// node, or one more link to an existing file. No write follows, so
         /// its `created` is not held for one.
         case complete
+        /// Found by a look at the tree (a poll pass, a service's result),
+        /// not read from the kernel as it happened: complete as of that
+        /// look, and no close will follow. A new file may still be a
+        /// temporary one: it is held `fresh` (`looked`).
+        case look
+        /// A look found the file changed and empty (`Entry.emptied`).
+        case lookEmptied
     }
 
     /// What to deliver now for `event`.
@@ -196,6 +212,7 @@ struct SaveCoalescer {
             return pass(event, now: now, origin: .replacement)
         }
         if event.isDirectory || event.kind == .overflow || origin == .scan { return release(path) + [event] }
+        if origin == .look || origin == .lookEmptied { return looked(event, key, now, emptied: origin == .lookEmptied) }
         if origin == .complete {
             switch entries[key] {
             case .vanished:
@@ -223,6 +240,8 @@ struct SaveCoalescer {
             // Made again where a file just went: rewritten, not new.
             schedule(key, .writing([event], deadline: now + openWriteCap, fresh: false))
             return []
+        case .emptied:
+            return release(path) + pass(event, now: now, origin: origin)
         case .saved:
             if event.kind == .attributes { return [] }
             entries[key] = nil
@@ -240,108 +259,6 @@ struct SaveCoalescer {
             return [close]
         case nil:
             return unheld(event, key, now, replaced: replaced)
-        }
-    }
-
-    /// `event` for a path that vanished the way a save begins.
-    private mutating func afterVanishing(_ previous: FileEvent, _ event: FileEvent, _ key: PathKey, _ now: Double,
-                                         replaced: Bool) -> [FileEvent] {
-        let modified = FileEvent(path: event.path, kind: .modified)
-        switch event.kind {
-        case _ where replaced, .movedTo:
-            schedule(key, .saved(until: now + settle))
-            return [modified]
-        case .created, .modified, .attributes:
-            // Back, and being written: the path was modified.
-            schedule(key, .writing([modified], deadline: now + openWriteCap, fresh: false))
-            return []
-        case .closedWrite:
-            schedule(key, .saved(until: now + settle))
-            return [modified, event]
-        default:
-            entries[key] = nil
-            return [previous, event]
-        }
-    }
-
-    /// `event` for a path being written (`fresh`: made by this write).
-    private mutating func whileWriting(_ events: [FileEvent], _ deadline: Double, fresh: Bool, _ event: FileEvent,
-                                       _ key: PathKey, _ now: Double, replaced: Bool) -> [FileEvent] {
-        switch event.kind {
-        case _ where replaced:
-            schedule(key, .saved(until: now + settle))
-            return Self.adding(FileEvent(path: event.path, kind: .modified), to: events)
-        case .created, .modified, .attributes:
-            entries[key] = .writing(Self.adding(event, to: events), deadline: deadline, fresh: fresh)
-            return []
-        case .closedWrite where fresh:
-            // Complete; a temporary file would be renamed away or deleted now.
-            // (A new file's writing deadline is its cap.)
-            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow, cap: deadline))
-            return []
-        case .closedWrite:
-            schedule(key, .saved(until: now + settle))
-            return events + [event]
-        case .deleted where fresh, .movedFrom where fresh:
-            entries[key] = nil
-            return []
-        default:
-            entries[key] = nil
-            return events + [event]
-        }
-    }
-
-    /// `event` for a new file held complete, until `cap` at the latest.
-    private mutating func whileFresh(_ events: [FileEvent], _ cap: Double, _ event: FileEvent, _ key: PathKey, _ now: Double,
-                                     replaced: Bool) -> [FileEvent] {
-        switch event.kind {
-        case _ where replaced:
-            schedule(key, .saved(until: now + settle))
-            return Self.adding(FileEvent(path: event.path, kind: .modified), to: events)
-        case .created, .modified, .attributes:
-            guard now < cap else {
-                // Written and closed over and over since it appeared: no
-                // temporary file, a change.
-                entries[key] = nil
-                return Self.adding(event, to: events)
-            }
-            // Written again: held until its close, as it still is new, but
-            // not past its cap.
-            schedule(key, .writing(Self.adding(event, to: events), deadline: cap, fresh: true))
-            return []
-        case .closedWrite:
-            schedule(key, .fresh(Self.adding(event, to: events), deadline: now + freshWindow, cap: cap))
-            return []
-        case .deleted, .movedFrom:
-            // Gone before anyone heard of it (a probe, a backup, a temporary file): nothing changed.
-            entries[key] = nil
-            return []
-        default:
-            entries[key] = nil
-            return events + [event]
-        }
-    }
-
-    /// `event` for a path nothing is held for.
-    private mutating func unheld(_ event: FileEvent, _ key: PathKey, _ now: Double, replaced: Bool) -> [FileEvent] {
-        switch event.kind {
-        case _ where replaced:
-            schedule(key, .saved(until: now + settle))
-            return [FileEvent(path: event.path, kind: .modified)]
-        case .created:
-            schedule(key, .writing([event], deadline: now + window, fresh: true))
-            return []
-        case .modified, .attributes:
-            schedule(key, .writing([event], deadline: now + openWriteCap, fresh: false))
-            return []
-        case .closedWrite:
-            schedule(key, .saved(until: now + settle))
-            return [event]
-        case .deleted, .movedFrom:
-            schedule(key, .removed(until: now + freshWindow))
-            return [event]
-        default:
-            return [event]
         }
     }
 
@@ -372,12 +289,12 @@ struct SaveCoalescer {
 
     /// Everything held for `path`, released now (the path is gone, or a
     /// directory event makes its state moot).
-    private mutating func release(_ path: FilePath) -> [FileEvent] {
+    mutating func release(_ path: FilePath) -> [FileEvent] {
         entries.removeValue(forKey: PathKey(path))?.held ?? []
     }
 
     /// Everything held for paths below `directory`, earliest first.
-    private mutating func releaseBelow(_ directory: FilePath) -> [FileEvent] {
+    mutating func releaseBelow(_ directory: FilePath) -> [FileEvent] {
         guard !entries.isEmpty else { return [] }
         let below = entries.filter { key, _ in key.path != directory && key.path.starts(with: directory) }
             .sorted { $0.value.deadline < $1.value.deadline }
@@ -385,13 +302,13 @@ struct SaveCoalescer {
     }
 
     /// Enters `entry` for `key`, its deadline on its timeline.
-    private mutating func schedule(_ key: PathKey, _ entry: Entry) {
+    mutating func schedule(_ key: PathKey, _ entry: Entry) {
         entries[key] = entry
         timelines[entry.timeline].append(entry.deadline, key)
     }
 
     /// `events` with `event` added unless one of its kind is there already.
-    private static func adding(_ event: FileEvent, to events: [FileEvent]) -> [FileEvent] {
+    static func adding(_ event: FileEvent, to events: [FileEvent]) -> [FileEvent] {
         events.contains { $0.kind == event.kind } ? events : events + [event]
     }
 }

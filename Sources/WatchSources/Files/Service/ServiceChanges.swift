@@ -2,13 +2,15 @@ import Glibc
 import SystemPackage
 
 /// Turns what a service's subscription says of each file (it exists or
-/// not, it is new since the last result, it is a directory) into the
-/// events a local watch would have given, with the same rule for
-/// temporary files: a new file is held for `window` from when it was
-/// first heard of, and is never a change if it goes again meanwhile (a
-/// save through `NAME.tmp.123` renamed over the real file reaches the
-/// subscriber as a `modified` of the real file only). Pure: time is passed
-/// in, and whether a held file is still there is asked of the caller.
+/// not, it is new since the last result, it is a directory) into what a
+/// look found, for the same save rule a local watch has
+/// (`SaveCoalescer`, `Origin.look`): a new file is held for its window
+/// from when it was first heard of, and is never a change if it goes
+/// again meanwhile (a save through `NAME.tmp.123` renamed over the real
+/// file reaches the subscriber as a `modified` of the real file only).
+/// What only the results tell is decided here: which names existed, so
+/// that a new file under one replaced it. Pure: time is passed in, and
+/// whether a held file is still there is asked of the caller.
 struct ServiceChanges {
     /// One file of a subscription's result, by absolute path.
     struct File: Equatable {
@@ -16,12 +18,14 @@ struct ServiceChanges {
         var exists: Bool
         var isNew: Bool
         var isDirectory: Bool
+        /// Its size in bytes, when the result gives it: a file found
+        /// changed and empty may be a rewrite in place caught between its
+        /// truncation and its write (`Origin.lookEmptied`).
+        var size: Int64? = nil
     }
 
-    /// How long a new file is held: the save coalescer's fresh window.
-    let window: Double
-    /// New files heard of and not announced yet, with when they were first heard of.
-    private var held: [FilePath: Double] = [:]
+    /// The save rule, fed what each result says.
+    private var rule: SaveCoalescer
     /// The files known to exist, by directory (hashes of their names: 8
     /// bytes each). A new file under one of these names replaced it (a
     /// rename onto it, a save through a temporary name) and is a
@@ -29,13 +33,14 @@ struct ServiceChanges {
     /// missing one of them lost it meanwhile (`vanished`).
     private var known: [FilePath: Set<Int>] = [:]
 
+    /// `window`: how long a new file is held (the save rule's fresh window).
     init(window: Double = SaveCoalescer().freshWindow) {
-        self.window = window
+        rule = SaveCoalescer(freshWindow: window)
     }
 
     /// When the last new file held now is due (monotonic), if any
     /// (`NewFileHolds`: a batch waits for it).
-    var newFilesDue: Double? { held.values.max().map { $0 + window } }
+    var newFilesDue: Double? { rule.newFilesDue }
 
     /// Notes that the file at `path` exists (what the service listed when
     /// the watch began).
@@ -82,8 +87,8 @@ struct ServiceChanges {
         return gone.map { FileEvent(path: $0, kind: .deleted, isDirectory: true) } + emptied
     }
 
-    /// The earliest moment a held file is due, if any.
-    var nextDeadline: Double? { held.values.min().map { $0 + window } }
+    /// The earliest moment something held is due, if any.
+    var nextDeadline: Double? { rule.nextDeadline }
 
     /// What a result's `files`, heard at `now`, give at once.
     ///
@@ -94,51 +99,50 @@ struct ServiceChanges {
     /// any other new file is held.
     mutating func take(_ files: [File], now: Double) -> [FileEvent] {
         var savedInto = Set<FilePath>()
-        for file in files where !file.exists && !file.isDirectory && (file.isNew || held[file.path] != nil) {
+        for file in files where !file.exists && !file.isDirectory && (file.isNew || rule.holdsNew(file.path)) {
             savedInto.insert(file.path.removingLastComponent())
         }
         var events: [FileEvent] = []
         for file in files {
-            if file.isDirectory {
-                if file.exists && file.isNew {
-                    events.append(FileEvent(path: file.path, kind: .created, isDirectory: true))
-                } else if !file.exists && !file.isNew {
-                    events.append(FileEvent(path: file.path, kind: .deleted, isDirectory: true))
-                }
-                // A directory that stays only had its entries change: they come on their own.
-                continue
-            }
-            let existed = note(file.path, exists: file.exists)
-            switch (file.exists, file.isNew) {
-            case (true, true) where held[file.path] == nil && (existed || savedInto.contains(file.path.removingLastComponent())):
-                events.append(FileEvent(path: file.path, kind: .modified))
-            case (true, true):
-                if held[file.path] == nil { held[file.path] = now }
-            case (true, false):
-                // Written again while held: still part of its making.
-                if held[file.path] == nil { events.append(FileEvent(path: file.path, kind: .modified)) }
-            case (false, _):
-                // Made and gone again before anyone heard of it: nothing changed.
-                if held.removeValue(forKey: file.path) == nil, !file.isNew || existed {
-                    events.append(FileEvent(path: file.path, kind: .deleted))
-                }
-            }
+            guard let found = look(file, savedInto: savedInto) else { continue }
+            events += rule.pass(found.event, now: now, origin: found.origin)
         }
         return events
     }
 
-    /// The held files due at `now`: `created` for those `exists` says are
-    /// still there.
-    mutating func expire(now: Double, exists: (FilePath) -> Bool) -> [FileEvent] {
-        var events: [FileEvent] = []
-        for (path, since) in held where since + window <= now {
-            held[path] = nil
-            if exists(path) { events.append(FileEvent(path: path, kind: .created)) }
+    /// What the result says of `file`, for the save rule; nil when nothing
+    /// changed for a subscriber (a directory whose entries changed, a file
+    /// made and gone again between two results).
+    private mutating func look(_ file: File, savedInto: Set<FilePath>) -> (event: FileEvent, origin: SaveCoalescer.Origin)? {
+        if file.isDirectory {
+            // A directory that stays only had its entries change: they come on their own.
+            if file.exists && file.isNew { return (FileEvent(path: file.path, kind: .created, isDirectory: true), .look) }
+            if !file.exists && !file.isNew { return (FileEvent(path: file.path, kind: .deleted, isDirectory: true), .look) }
+            return nil
         }
-        return events.sorted { $0.path.bytes.lexicographicallyPrecedes($1.path.bytes) }
+        let held = rule.holdsNew(file.path)
+        let existed = note(file.path, exists: file.exists)
+        switch (file.exists, file.isNew) {
+        case (true, true) where !held && (existed || savedInto.contains(file.path.removingLastComponent())):
+            return (FileEvent(path: file.path, kind: .modified), .replacement)
+        case (true, true):
+            return (FileEvent(path: file.path, kind: .created), .look)
+        case (true, false):
+            return (FileEvent(path: file.path, kind: .modified), file.size == 0 ? .lookEmptied : .look)
+        case (false, _):
+            // Made and gone again before anyone heard of it: nothing changed.
+            guard held || !file.isNew || existed else { return nil }
+            return (FileEvent(path: file.path, kind: .deleted), .look)
+        }
     }
 
-    /// Every held file, due now (the watch is ending or moving elsewhere).
+    /// What the save rule releases at `now`: `created` only for the held
+    /// files `exists` says are still there.
+    mutating func expire(now: Double, exists: (FilePath) -> Bool) -> [FileEvent] {
+        rule.expire(now: now).filter { $0.kind != .created || $0.isDirectory || exists($0.path) }
+    }
+
+    /// Everything held, due now (the watch is ending or moving elsewhere).
     mutating func releaseAll(exists: (FilePath) -> Bool) -> [FileEvent] {
         expire(now: .infinity, exists: exists)
     }

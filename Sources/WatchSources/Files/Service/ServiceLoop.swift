@@ -69,7 +69,8 @@ struct ServiceLoop {
                 recent[path] = (Double(nanoseconds / 1_000_000_000) + Double(nanoseconds % 1_000_000_000) / 1e9, now)
             }
             found.append(ServiceChanges.File(path: path, exists: file["exists"]?.boolean ?? true,
-                                             isNew: file["new"]?.boolean ?? false, isDirectory: isDirectory))
+                                             isNew: file["new"]?.boolean ?? false, isDirectory: isDirectory,
+                                             size: file["size"]?.integer))
         }
         return events + changes.take(found, now: now)
     }

@@ -137,7 +137,7 @@ final class ServiceWatch: Sendable {
         if let relative, !relative.isEmpty { listing = listing.setting("relative_root", to: .bytes(relative)) }
         let existing = try connection.request(["query", .bytes(root), listing], deadline: deadline)
         var query: WatchmanValue = [
-            "fields": ["name", "exists", "new", "type", "ctime_ns"],
+            "fields": ["name", "exists", "new", "type", "ctime_ns", "size"],
             "since": since,
             "defer_vcs": .bool(defersDuringVCS),
             "empty_on_fresh_instance": true,

@@ -56,7 +56,7 @@ import Testing
         #expect(poll.pass().isEmpty)
     }
 
-    /// `NewFileHold`: a new file is announced once it has been there for
+    /// The save rule's `fresh` hold: a new file is announced once it has been there for
     /// the save window (200 ms), however many passes fit in it.
     @Test func aNewFileIsHeldForTheSaveWindowSinceItWasFound() {
         let poll = Polling()
@@ -206,15 +206,12 @@ import Testing
         var events = poll.pass()
         poll.files.write("/w/a.txt", size: 4)
         poll.files.remove("/w/a.txt~")
-        for _ in 0..<6 {
-            events += poll.pass(after: 0.1)
-            events += poll.events(poll.machine.expire(at: poll.now))
-        }
+        for _ in 0..<6 { events += poll.pass(after: 0.1) }
         #expect(events == [event("/w/a.txt", .modified)])
     }
 
     /// A rewrite in place caught between its truncation and its write
-    /// waits a pass (`PollMachine.emptied`): one change, not two.
+    /// waits a pass (`SaveCoalescer.Entry.emptied`): one change, not two.
     @Test func aRewriteInPlaceSeenEmptyIsOneChange() {
         let poll = Polling()
         poll.files.write("/w/app.c", size: 7)

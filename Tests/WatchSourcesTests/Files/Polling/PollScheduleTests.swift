@@ -58,12 +58,11 @@ import Testing
         #expect(PollSchedule<String>.nextDue(started: 0, finished: 800 * ms, interval: interval) == 1300 * ms)
     }
 
-    @Test func theWaitEndsAtTheNextPassOrTheCoalescersDeadline() {
+    @Test func theWaitEndsAtTheNextPass() {
         let now = 10_000 * ms
-        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 250 * ms, deadline: nil) == 250)
-        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 250 * ms + 1, deadline: nil) == 251)
-        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 250 * ms, deadline: 10.1) == 101)
-        #expect(PollSchedule<String>.timeout(now: now, nextDue: now - 1, deadline: nil) == 0)
-        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 3_600_000 * ms, deadline: nil) == 60_000)
+        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 250 * ms) == 250)
+        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 250 * ms + 1) == 251)
+        #expect(PollSchedule<String>.timeout(now: now, nextDue: now - 1) == 0)
+        #expect(PollSchedule<String>.timeout(now: now, nextDue: now + 3_600_000 * ms) == 60_000)
     }
 }

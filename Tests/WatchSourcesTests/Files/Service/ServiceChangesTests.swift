@@ -28,7 +28,7 @@ import WatchmanProtocol
         let events = changes.take([File(path: temporary, exists: false, isNew: true, isDirectory: false),
                                    File(path: real, exists: true, isNew: true, isDirectory: false)], now: 1)
         #expect(events == [FileEvent(path: real, kind: .modified)])
-        #expect(changes.nextDeadline == nil)
+        #expect(changes.newFilesDue == nil)
         // Alone in its result, a new file may be a temporary one: held.
         #expect(changes.take([File(path: FilePath("/t/other.c"), exists: true, isNew: true, isDirectory: false)], now: 2).isEmpty)
     }
