@@ -103,4 +103,18 @@ extension SaveCoalescer {
             return [event]
         }
     }
+
+    /// `event` for a path whose write was released at the cap while open.
+    mutating func afterFlush(_ event: FileEvent, _ key: PathKey, _ now: Double, origin: Origin) -> [FileEvent] {
+        guard event.kind == .closedWrite else {
+            entries[key] = nil
+            return pass(event, now: now, origin: origin)
+        }
+        // Delivered (a script waits for the close of an upload), but
+        // marked: it completes the change the cap released.
+        schedule(key, .saved(until: now + settle))
+        var close = event
+        close.closesReportedWrite = true
+        return [close]
+    }
 }

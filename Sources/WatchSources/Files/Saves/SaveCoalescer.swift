@@ -247,16 +247,7 @@ struct SaveCoalescer {
             entries[key] = nil
             return pass(event, now: now, origin: origin)
         case .flushed:
-            guard event.kind == .closedWrite else {
-                entries[key] = nil
-                return pass(event, now: now, origin: origin)
-            }
-            // Delivered (a script waits for the close of an upload), but
-            // marked: it completes the change the cap released.
-            schedule(key, .saved(until: now + settle))
-            var close = event
-            close.closesReportedWrite = true
-            return [close]
+            return afterFlush(event, key, now, origin: origin)
         case nil:
             return unheld(event, key, now, replaced: replaced)
         }
