@@ -188,10 +188,14 @@ def start_service():
     global SERVICE_SOCKET
     state = tempfile.mkdtemp(prefix="rwatch-saves-service-")
     SERVICE_SOCKET = os.path.join(state, "sock")
-    service = subprocess.Popen([RWATCH, "serve", "--sockname", SERVICE_SOCKET], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, cwd=state)
-    if not wait_for(lambda: os.path.exists(SERVICE_SOCKET)):
+    log = os.path.join(state, "log")
+    with open(log, "w") as errors:
+        service = subprocess.Popen([RWATCH, "serve", "--sockname", SERVICE_SOCKET], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL, stderr=errors, cwd=state)
+    if not wait_for(lambda: os.path.exists(SERVICE_SOCKET) or service.poll() is not None):
         sys.exit("saves.py: rwatch serve did not start")
+    if service.poll() is not None:
+        sys.exit("saves.py: rwatch serve ended: " + open(log).read().strip())
     return service, state
 
 

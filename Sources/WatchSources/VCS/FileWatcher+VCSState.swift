@@ -30,25 +30,19 @@ extension FileWatcher {
                     repositories.append(found)
                 }
             }
-            let watch: @Sendable ([FilePath], WatchOptions) -> Signal<FileEvent> = { directories, options in
+            return vcsState(of: repositories) { directories, options in
                 reader.map { flattened(batches(directories, options: options, reader: $0)) } ?? flattened(liveBatches(directories, options: options))
-            }
-            // The files an operation wrote come before its end, even those
-            // held back as possibly temporary (by the reader the watches
-            // are on: `reader`, else the process's).
-            return vcsState(of: repositories, watch: watch) { tops, then in
-                (reader?.reader ?? InotifyReader.shared).releaseNew(under: tops, then: then)
             }
         }
     }
 
     /// The state of `repositories`, from a watch of their state
     /// directories made with `watch` (a recipe's tests give their virtual
-    /// tree's). Before each idle state, `releaseNew` lets out the files an
-    /// operation wrote that a watch still holds, and calls back.
+    /// tree's). The files an operation wrote come before its end, even
+    /// those held back as possibly temporary: the reader that sees a
+    /// marker go delivers them first (`WatchOptions.endsWritesUnder`).
     package static func vcsState(
-        of repositories: [Repository], watch: ([FilePath], WatchOptions) -> Signal<FileEvent>,
-        releaseNew: @escaping @Sendable (_ tops: [FilePath], _ then: @escaping @Sendable () -> Void) -> Void
+        of repositories: [Repository], watch: ([FilePath], WatchOptions) -> Signal<FileEvent>
     ) -> Signal<VCSState> {
         guard !repositories.isEmpty else { return Signal.just(VCSState()) }
         var options = WatchOptions(include: VCSState.watchedNames, useVCSIgnore: false, useProjectIgnore: false,
@@ -57,23 +51,12 @@ extension FileWatcher {
         options.reportsExisting = true
         // A lock counts from the moment it exists.
         options.coalescesSaves = false
-        let tracker = VCSTracker(repositories)
-        let tops = repositories.map(\.top)
+        options.endsWritesUnder = repositories.map(\.top)
         return watch(repositories.map(\.stateDirectory), options)
-            .scan(tracker) { tracker, event in tracker.applying(event) }
+            .scan(VCSTracker(repositories)) { tracker, event in tracker.applying(event) }
             .map(\.state)
             .startWith(VCSState())
             .distinctUntilChanged()
-            .concatMap { state -> Signal<VCSState> in
-                guard !state.isBusy else { return Signal.just(state) }
-                return Signal { observer in
-                    releaseNew(tops) {
-                        observer.sendNext(state)
-                        observer.sendCompleted()
-                    }
-                    return ActionDisposable {}
-                }
-            }
     }
 
     /// `vcsState(for:)` for paths given as text.

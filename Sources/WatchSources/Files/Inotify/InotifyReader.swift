@@ -25,9 +25,6 @@ final class InotifyReader: Sendable {
         /// What git tracks among the paths its rules ignore, by repository
         /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
         case tracked(client: Int, [FilePath: TrackedFiles])
-        /// Deliver the new files held by the watches of paths at or below
-        /// these, then call back (`releaseNew(under:then:)`).
-        case releaseNew(under: [FilePath], then: @Sendable () -> Void)
         /// Read what is queued; signal once it is delivered.
         case barrier(DispatchSemaphore)
     }
@@ -109,15 +106,6 @@ final class InotifyReader: Sendable {
     /// gone, a rule file changed).
     func pollNotice(client: Int, job: Int, _ notice: PollMachine.Notice) {
         submit(.pollNotice(client: client, job: job, notice))
-    }
-
-    /// Delivers the new files that the watches of paths at or below `tops`
-    /// hold back (a new file is held a moment in case it is a temporary
-    /// one), then calls `then` on the reader thread: a repository
-    /// operation that ends wrote them, and they must arrive before its end
-    /// does (`vcsState`).
-    func releaseNew(under tops: [FilePath], then: @escaping @Sendable () -> Void) {
-        submit(.releaseNew(under: tops, then: then))
     }
 
     /// Hands what git said it tracks to the reader thread.

@@ -97,9 +97,6 @@ final class ReaderLoop<System: LoopSystem> {
             perform(machine.pollNotice(client, job: job, notice))
         case .tracked(let client, let found):
             perform(machine.learnedTracked(client, found))
-        case .releaseNew(let tops, let then):
-            perform(machine.releaseNew(under: tops))
-            afterDelivery(then)
         case .barrier(let done):
             drain()
             afterDelivery { done.signal() }

@@ -109,14 +109,13 @@ extension ReaderMachine {
     /// Delivers the new files that the clients watching paths at or below
     /// `tops` hold back (a new file is held a moment in case it is a
     /// temporary one): a repository operation that ends wrote them, and
-    /// they must arrive before its end does.
-    mutating func releaseNew(under tops: [FilePath]) -> [Action] {
-        for client in clients where client.roots.contains(where: { root in
+    /// they must arrive before its end does (`WatchOptions.endsWritesUnder`).
+    mutating func releaseNew(under tops: [FilePath]) {
+        for client in clients where client.options.endsWritesUnder.isEmpty && client.roots.contains(where: { root in
             tops.contains { FileSystem.relative(root.path, to: $0) != nil || FileSystem.relative($0, to: root.path) != nil }
         }) {
             deliverChecked(client.coalescer.releaseNew(), to: client)
         }
-        return takeActions()
     }
 
     // MARK: The inotify instance

@@ -242,8 +242,15 @@ extension ReaderMachine {
         deliverChecked(out, to: client)
     }
 
-    /// Sends events, then acts on those that say a watched single file is gone.
+    /// Sends events, then acts on those that say a watched single file is
+    /// gone. A removal that ends an operation's writes
+    /// (`WatchOptions.endsWritesUnder`) goes after the new files it wrote.
     mutating func deliverChecked(_ events: [FileEvent], to client: ReaderClient) {
+        if !client.options.endsWritesUnder.isEmpty, events.contains(where: { $0.kind == .deleted || $0.kind == .movedFrom }) {
+            releaseNew(under: client.options.endsWritesUnder)
+            // Sent first: whoever waits for the operation's end has them by then.
+            flush()
+        }
         client.send(events)
         for event in events where event.kind == .deleted || event.kind == .movedFrom {
             if let index = client.rootIndex(of: event.path), client.roots[index].isFile {

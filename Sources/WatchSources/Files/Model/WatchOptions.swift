@@ -62,6 +62,12 @@ public struct WatchOptions: Sendable, Hashable {
     /// settling, done where the watches are, so that this process needs
     /// no watch of its own on `.git`.
     package var defersDuringVCS = false
+    /// A removal this watch reports ends the writes of an operation under
+    /// these trees (a repository's lock going: `vcsState`). The reader
+    /// that sees it first delivers the new files every other watch of
+    /// those trees holds (in case they are temporary), so that what the
+    /// operation wrote arrives before its end does.
+    package var endsWritesUnder: [FilePath] = []
     /// Tests: the environment git's configuration is read with (a test
     /// repository's own HOME and global config); nil is the process's.
     var gitEnvironment: GitConfiguration.Environment? = nil

@@ -116,12 +116,9 @@ package final class VirtualFileSystem: FileSource, Sendable {
             }
             return found
         }
-        return FileWatcher.vcsState(of: repositories, watch: { directories, options in
+        return FileWatcher.vcsState(of: repositories) { directories, options in
             FileWatcher.flattened(self.batches(directories, options: options))
-        }, releaseNew: { [self] tops, then in
-            input { $0.releaseNew(under: tops) }
-            then()
-        })
+        }
     }
 
     package func modificationTime(_ path: FilePath) -> Int64? {
