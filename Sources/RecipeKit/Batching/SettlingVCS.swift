@@ -27,22 +27,24 @@ extension Signal where Value == [FileEvent] {
     ///
     ///     FileWatcher.batches(paths).settlingVCS(of: paths).batched(.zero)
     public func settlingVCS(of paths: [FilePath]) -> Signal<[FileEvent]> {
-        settlingVCS(of: paths, until: Signal<Void>.never())
+        settlingVCS(of: paths, servedBy: Signal<Bool>.never())
     }
 
-    /// `settlingVCS(of:)` that stops for good once `end` sends: what it
-    /// holds goes out, and from then on every array passes at once (and the
-    /// repository is no longer watched). Watch mode's settle, which learns
-    /// only once its watch has started that a service watches for it and
-    /// holds results during git's operations itself: `end` then sends.
-    /// The repository is watched before `self` is subscribed, so that
-    /// subscription can be the one that starts a shared watch.
-    public func settlingVCS<Trigger>(of paths: [FilePath], until end: Signal<Trigger>) -> Signal<[FileEvent]> {
+    /// `settlingVCS(of:)` for a watch a service may serve, which `served`
+    /// tells as it learns it: while it last said true, the service holds
+    /// its results during git's operations itself, so every array passes
+    /// at once and the repository is not watched here; from a false on (a
+    /// service that went away), the repository is watched here again and
+    /// arrays held. Watch mode's settle: its watch says where it is as it
+    /// starts, and again if it moves. The repository is watched before
+    /// `self` is subscribed, so that subscription can be the one that
+    /// starts a shared watch.
+    public func settlingVCS(of paths: [FilePath], servedBy served: Signal<Bool>) -> Signal<[FileEvent]> {
         let source = self
         let world = RecipeWorld.current
         return Signal<[FileEvent]>.deferred {
             let announced = Locked<Set<VCSState.Operation>>([])
-            let busy = world.sources.files.vcsState(for: paths).on(next: { state in
+            let operations = world.sources.files.vcsState(for: paths).on(next: { state in
                 let lasting = Set(state.operations.filter(\.kind.waitsForPerson))
                 let new = announced.withLock { seen -> [VCSState.Operation] in
                     defer { seen = lasting }
@@ -51,7 +53,10 @@ extension Signal where Value == [FileEvent] {
                 for operation in new {
                     world.output.status("\(operation) is in progress: runs wait until it ends", color: .yellow)
                 }
-            }).map(\.isBusy).takeUntil(end)
+            }).map(\.isBusy)
+            let busy = served.startWith(false).distinctUntilChanged().flatMapLatest { served -> Signal<Bool> in
+                served ? Signal<Bool>.just(false) : operations
+            }
             return source.hold(while: busy, into: [FileEvent]()) { $0 += $1 }
         }.described("settlingVCS", [paths.parameterLabel], after: self)
     }

@@ -155,11 +155,15 @@ public enum FileWatcher {
         batches(paths.map { FilePath($0) }, options: options)
     }
 
-    /// Whether a running `rwatch serve` watches `paths` for this process
-    /// now (`WatchOptions.usesService`): a subscription to them has
-    /// started, and the service took it.
-    package static func isServed(_ paths: [FilePath]) -> Bool {
-        ServiceWatch.isServing(paths.map(FileSystem.absolute))
+    /// `batches(_:options:)` on this process's watchers, not shared,
+    /// telling `placed` where the watch is: once as it starts (before
+    /// `subscribe` returns, before its first change), and again when it
+    /// moves (a service that went away: `.local`, before the first change
+    /// watched here). The fact goes down with the changes: watch mode
+    /// settles git's operations itself only while its watch is local.
+    package static func batches(_ paths: [FilePath], options: WatchOptions,
+                                placed: @escaping @Sendable (WatchPlace) -> Void) -> Signal<[FileEvent]> {
+        source(paths.map(FileSystem.absolute), options, placed: placed)
     }
 
     /// How many inotify watches this process has added so far (it only
@@ -195,7 +199,8 @@ public enum FileWatcher {
     }
 
     /// One registration with the reader per subscription.
-    private static func source(_ paths: [FilePath], _ options: WatchOptions, reader given: InotifyReader? = nil) -> Signal<[FileEvent]> {
+    private static func source(_ paths: [FilePath], _ options: WatchOptions, reader given: InotifyReader? = nil,
+                               placed: (@Sendable (WatchPlace) -> Void)? = nil) -> Signal<[FileEvent]> {
         Signal { observer in
             do {
                 _ = try options.validated()
@@ -208,12 +213,14 @@ public enum FileWatcher {
                 return ActionDisposable {}
             }
             let sink = EventSink(observer: observer, kinds: options.kinds)
-            if given == nil, ServiceWatch.canServe(paths, options), let served = ServiceWatch.start(paths, options: options, sink: sink) {
+            if given == nil, ServiceWatch.canServe(paths, options),
+               let served = ServiceWatch.start(paths, options: options, sink: sink, placed: placed ?? { _ in }) {
                 return ActionDisposable {
                     sink.end()
                     served.end()
                 }
             }
+            placed?(.local)
             let reader = given ?? InotifyReader.shared
             let id = reader.makeID()
             reader.add(ReaderClient(id: id, paths: paths, options: options, sink: sink))

@@ -114,9 +114,10 @@ struct WatchFlags: ParsableArguments {
     /// arrays the watcher reads them in (`FileWatcher.batches`: a save whole).
     /// `onRootDeleted` says what a watched path that goes away does;
     /// `defersDuringVCS`, whether a service watching them holds results
-    /// while git rewrites the tree (`WatchOptions.defersDuringVCS`).
+    /// while git rewrites the tree (`WatchOptions.defersDuringVCS`). The
+    /// `batches`' watches say where they are in `placement`.
     func changes(recursive: [FilePath], nonRecursive: [FilePath], onRootDeleted: RootDeletion = .fail, defersDuringVCS: Bool = false)
-        -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>) {
+        -> (paths: [FilePath], events: Signal<FileEvent>, batches: Signal<[FileEvent]>, placement: WatchPlacement) {
         let deep = recursive.isEmpty && nonRecursive.isEmpty ? [FileSystem.absolute(".")] : recursive
         // A glob that can match nothing (an absolute path outside every
         // watched path) would otherwise do nothing without a word.
@@ -133,16 +134,19 @@ struct WatchFlags: ParsableArguments {
         }
         // rwatch's own output files are never a change (`OwnOutput`).
         let own = OwnOutput()
+        let placement = WatchPlacement(count: watches.count)
         let events = watches.map { FileWatcher.watch($0.0, options: $0.1) }
-        let batches = watches.map { FileWatcher.batches($0.0, options: $0.1) }
+        let batches = watches.enumerated().map { index, watch in
+            FileWatcher.batches(watch.0, options: watch.1, placed: placement.teller(index))
+        }
         let merged = (events: events.count == 1 ? events[0] : Signal.merge(events),
                       batches: batches.count == 1 ? batches[0] : Signal.merge(batches))
-        guard !own.paths.isEmpty else { return (deep + nonRecursive, merged.events, merged.batches) }
+        guard !own.paths.isEmpty else { return (deep + nonRecursive, merged.events, merged.batches, placement) }
         return (deep + nonRecursive, merged.events.filter { own.isChange($0.path) },
                 merged.batches.compactMap { batch in
                     let kept = batch.filter { own.isChange($0.path) }
                     return kept.isEmpty ? nil : kept
-                })
+                }, placement)
     }
 
     /// Throws a usage error naming the first of `paths` that does not

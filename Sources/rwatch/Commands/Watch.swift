@@ -143,28 +143,6 @@ struct Watch: ParsableCommand {
     /// The paths watched without recursion, absolute, as typed.
     var nonRecursivePaths: [FilePath] { RawArguments.paths(watchNonRecursive).map(FileSystem.absolute) }
 
-    /// `changes` held while git rewrites the tree, by rwatch
-    /// (`settlingVCS`), unless a service watches every path and does it
-    /// (the watch asked it to defer: `defersDuringVCS`). Which is known
-    /// only once the watch has started, by this very subscription: the
-    /// settle watches the repository first, then subscribes `changes`, and
-    /// stops for good if the watch turned out to be served. One
-    /// subscription, so that a change made once the armed line is out
-    /// reaches the run: a first subscription only to learn that, with the
-    /// settle's after it, lost what came in between (the repository's
-    /// watch being armed), a change right after `-p`'s armed line included.
-    static func settlingVCS(_ changes: Signal<[FileEvent]>, paths: [FilePath]) -> Signal<[FileEvent]> {
-        Signal.deferred {
-            let served = PublishSubject<Void>()
-            let started = Signal<[FileEvent]> { observer in
-                let subscription = changes.subscribe(observer)
-                if FileWatcher.isServed(paths) { served.sendNext(()) }
-                return subscription
-            }
-            return started.settlingVCS(of: paths, until: served.asSignal())
-        }.described("settlingVCS", [paths.parameterLabel], after: changes)
-    }
-
     /// The ad-hoc job as a recipe: watch, wait for git, batch, (wait,) run;
     /// once, or until a run fails, if asked.
     func recipe(sockets: [ListenSocket] = []) throws -> Recipe {
@@ -180,7 +158,7 @@ struct Watch: ParsableCommand {
         // one that runs at once is its own sign of life (but -v says it too).
         let waitsForChange = try postpone || isPerPath
         let armed = quiet || !(waitsForChange || output.verbose) ? watched.batches
-            : ArmingReport.announcing(watched.batches, paths: watched.paths, waitsForChange: waitsForChange)
+            : ArmingReport.announcing(watched.batches, paths: watched.paths, placement: watched.placement, waitsForChange: waitsForChange)
         let announced = armed.on(next: { events in
             guard !quiet else { return }
             for event in events where roots.contains(event.path) {
@@ -203,7 +181,7 @@ struct Watch: ParsableCommand {
         let builder = try buildWords
         return Recipe("ad-hoc", command.joined(separator: " ")) {
             // The watcher's arrays (a save whole): a zero debounce never splits a save.
-            let settled = settle ? Watch.settlingVCS(announced, paths: watched.paths) : announced
+            let settled = settle ? announced.settlingVCS(of: watched.paths, servedBy: watched.placement.served) : announced
             let batches = settled.batched(debounce, maxWait: maxWait, holdingNewFiles: .shared)
             let started = waitsForChange ? batches : batches.startingNow()
             let triggers = delayRun > .zero ? started.delay(delayRun, scheduler: QueueScheduler(label: "rwatch.delay-run")) : started

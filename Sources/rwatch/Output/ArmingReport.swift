@@ -11,7 +11,9 @@ enum ArmingReport {
     /// `batches`, whose first subscription prints the armed line after it
     /// returned, unless it failed meanwhile; later subscriptions (the same shared watch, subscribed
     /// again by another stage of the pipeline) print nothing.
-    static func announcing(_ batches: Signal<[FileEvent]>, paths: [FilePath], waitsForChange: Bool) -> Signal<[FileEvent]> {
+    /// `placement`: where the watches said they are.
+    static func announcing(_ batches: Signal<[FileEvent]>, paths: [FilePath], placement: WatchPlacement,
+                           waitsForChange: Bool) -> Signal<[FileEvent]> {
         let announced = Atomic<Bool>(false)
         return Signal { observer in
             guard !announced.exchange(true, ordering: .relaxed) else { return batches.subscribe(observer) }
@@ -27,7 +29,7 @@ enum ArmingReport {
             guard !failed.load(ordering: .relaxed) else { return subscription }
             Terminal.status(ArmedLine.text(paths: paths, workingDirectory: workingDirectory,
                                            directories: FileWatcher.watchesAdded - before,
-                                           served: FileWatcher.isServed(paths), took: ContinuousClock.now - started,
+                                           served: placement.isServed, took: ContinuousClock.now - started,
                                            waitsForChange: waitsForChange), color: .dim)
             return subscription
         }.described(batches.node) // the same changes: no stage of its own in a picture

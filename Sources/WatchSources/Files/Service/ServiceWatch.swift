@@ -33,32 +33,18 @@ final class ServiceWatch: Sendable {
     private let sink: EventSink
     private let connection: ServiceConnection
     private let place = Locked<Place>(.service)
+    /// Told where the watch is, when it moves here (`WatchPlace`).
+    private let placed: @Sendable (WatchPlace) -> Void
     /// Numbers the subscriptions of this process, so their names differ.
     private static let serial = Atomic<Int>(0)
-    /// The paths the service watches for this process now, with how many
-    /// watches of each it serves (`isServing`).
-    private static let servedPaths = Locked<[FilePath: Int]>([:])
 
-    /// Whether the service watches each of `paths` (absolute) for this
-    /// process now.
-    static func isServing(_ paths: [FilePath]) -> Bool {
-        servedPaths.withLock { served in !paths.isEmpty && paths.allSatisfy { served[$0, default: 0] > 0 } }
-    }
-
-    private static func noteServed(_ paths: [FilePath], _ change: Int) {
-        servedPaths.withLock { served in
-            for path in paths {
-                let count = served[path, default: 0] + change
-                served[path] = count > 0 ? count : nil
-            }
-        }
-    }
-
-    private init(paths: [FilePath], options: WatchOptions, sink: EventSink, connection: ServiceConnection) {
+    private init(paths: [FilePath], options: WatchOptions, sink: EventSink, connection: ServiceConnection,
+                 placed: @escaping @Sendable (WatchPlace) -> Void) {
         self.paths = paths
         self.options = options
         self.sink = sink
         self.connection = connection
+        self.placed = placed
     }
 
     /// Whether `options` and `paths` can be served: a recursive watch of
@@ -73,8 +59,10 @@ final class ServiceWatch: Sendable {
     /// Subscribes to the service for `paths`, returning once the service
     /// watches them and has seen everything before the call (a sync
     /// cookie); nil when no service answers or it will not watch one of
-    /// them: the caller then watches locally.
-    static func start(_ paths: [FilePath], options: WatchOptions, sink: EventSink) -> ServiceWatch? {
+    /// them: the caller then watches locally. `placed` is told `.served`
+    /// before the first result is read, and `.local` if the watch moves here.
+    static func start(_ paths: [FilePath], options: WatchOptions, sink: EventSink,
+                      placed: @escaping @Sendable (WatchPlace) -> Void) -> ServiceWatch? {
         let socket = ServiceLocation.socketForWatches()
         guard let connection = ServiceConnection.connect(to: socket) else { return nil }
         var served: [(path: FilePath, name: String, filter: ServiceFilter)] = []
@@ -96,8 +84,8 @@ final class ServiceWatch: Sendable {
                                   "the service at \(Quoted.path(socket)) \(reason): watching with inotify instead")
             return nil
         }
-        let watch = ServiceWatch(paths: paths, options: options, sink: sink, connection: connection)
-        noteServed(paths, 1)
+        let watch = ServiceWatch(paths: paths, options: options, sink: sink, connection: connection, placed: placed)
+        placed(.served)
         for path in paths {
             FileWatcher.announce(WatchNotice(path: path, kind: .service(socket: socket)))
         }
@@ -111,7 +99,7 @@ final class ServiceWatch: Sendable {
             watch.read(&loop)
         }
         if !started {
-            noteServed(paths, -1)
+            // The caller watches here, and says so.
             connection.close()
             return nil
         }
@@ -155,7 +143,6 @@ final class ServiceWatch: Sendable {
         }
         switch was {
         case .service:
-            ServiceWatch.noteServed(paths, -1)
             connection.shutDown()
         case .local(let id): InotifyReader.shared.remove(id)
         case .moving, .ended: break
@@ -171,10 +158,7 @@ final class ServiceWatch: Sendable {
             place = .moving
             return true
         }
-        if moving {
-            ServiceWatch.noteServed(paths, -1)
-            moveHere(&loop)
-        }
+        if moving { moveHere(&loop) }
     }
 
     /// Handles the next result, or the moment a held file is due; false
@@ -223,6 +207,9 @@ final class ServiceWatch: Sendable {
             sink.send(gone.map { FileEvent(path: $0, kind: .deleted, isDirectory: true) })
             if options.onRootDeleted == .fail { return sink.fail(FileWatchError(.rootDeleted(gone[0]))) }
         }
+        // Told before the first change watched here: whoever settles git's
+        // operations for this watch does it again from now on.
+        placed(.local)
         let reader = InotifyReader.shared
         let client = ReaderClient(id: reader.makeID(), paths: paths, options: options, sink: sink)
         client.changedSince = (loop.heard, loop.reported())
