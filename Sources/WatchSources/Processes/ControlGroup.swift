@@ -59,31 +59,12 @@ final class ControlGroup: Sendable {
         let cgroup = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard cgroup >= 0 else { return nil }
         defer { close(cgroup) }
-        let paths = setUp.steps.map { step -> [UInt8] in
-            switch step {
-            case .open(_, let path, _), .changeDirectory(let path): return path
-            case .dup2, .closeFrom: return []
-            }
-        }
-        let (result, code) = CStrings.with(paths) { pathPointers in
-            var steps = setUp.steps.enumerated().map { index, step in
-                switch step {
-                case .open(let fd, _, let flags):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_OPEN), fd: fd, source: -1, flags: flags, path: pathPointers[index])
-                case .dup2(let source, let fd):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_DUP2), fd: fd, source: source, flags: 0, path: nil)
-                case .closeFrom(let fd):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CLOSEFROM), fd: fd, source: -1, flags: 0, path: nil)
-                case .changeDirectory:
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CHDIR), fd: -1, source: -1, flags: 0, path: pathPointers[index])
-                }
-            }
-            var child: Int32 = 0
-            let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, &steps, Int32(steps.count), setUp.newGroup ? 1 : 0,
-                                                       argv, environment)
-            pid = child
+        var child: Int32 = 0
+        let (result, code) = setUp.withDescription { setup in
+            let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, setup, argv, environment)
             return (result, errno)
         }
+        pid = child
         guard result >= 0 else {
             // An older kernel, or a sandbox that refuses clone3: move rwatch
             // in instead, from now on. (Out of processes or memory: this time.)
