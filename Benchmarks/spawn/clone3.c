@@ -1,4 +1,4 @@
-/* How long one spawn of /bin/true takes, four ways, interleaved:
+/* How long one spawn of /bin/true takes, five ways, interleaved:
  *
  *   vm       rwatch's clone3 spawn (CGlibcShims_spawn_into_cgroup): the
  *            child shares the parent's memory (CLONE_VM | CLONE_VFORK) on
@@ -9,6 +9,8 @@
  *            syscall(SYS_clone3) that returns 0 in the child
  *   mkdir    vm, into a cgroup made for this spawn (mkdir + open first),
  *            as rwatch makes one per run
+ *   fresh    vm, into a new cgroup made before the clock starts (open
+ *            only): what a cgroup made ahead of the run costs
  *   posix    glibc's posix_spawn, no cgroup (where rwatch makes none)
  *
  * Each with the steps of a run's child: a new process group, stdin from
@@ -73,8 +75,9 @@ static int spawn_copy(int *pid, int cgroup, const char *path, const CGlibcShims_
     return 0;
 }
 
-enum { WAY_VM, WAY_COPY, WAY_MKDIR, WAY_POSIX, WAYS };
-static const char *names[WAYS] = { "vm (assembly, CLONE_VM)", "copy (no CLONE_VM)", "vm + mkdir of its cgroup", "posix_spawn, no cgroup" };
+enum { WAY_VM, WAY_COPY, WAY_MKDIR, WAY_FRESH, WAY_POSIX, WAYS };
+static const char *names[WAYS] = { "vm (assembly, CLONE_VM)", "copy (no CLONE_VM)", "vm + mkdir of its cgroup",
+                                   "vm, its new cgroup made beforehand", "posix_spawn, no cgroup" };
 
 static const char *base;
 static int base_fd;
@@ -96,14 +99,18 @@ static double now_us(void) {
 static double spawn_once(int way, int round) {
     int pid = -1, result;
     char directory[512];
+    if (way == WAY_MKDIR || way == WAY_FRESH) snprintf(directory, sizeof directory, "%s/run-%d", base, round);
+    if (way == WAY_FRESH && mkdir(directory, 0755) != 0) {
+        perror(directory);
+        exit(1);
+    }
     double start = now_us();
     if (way == WAY_VM) {
         result = CGlibcShims_spawn_into_cgroup(&pid, base_fd, "/bin/true", &setup, argv_true, environ);
     } else if (way == WAY_COPY) {
         result = spawn_copy(&pid, base_fd, "/bin/true", &setup, argv_true, environ);
-    } else if (way == WAY_MKDIR) {
-        snprintf(directory, sizeof directory, "%s/run-%d", base, round);
-        int fd = mkdir(directory, 0755) == 0 ? open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    } else if (way == WAY_MKDIR || way == WAY_FRESH) {
+        int fd = way == WAY_FRESH || mkdir(directory, 0755) == 0 ? open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
         result = fd < 0 ? -1 : CGlibcShims_spawn_into_cgroup(&pid, fd, "/bin/true", &setup, argv_true, environ);
         if (fd >= 0) close(fd);
     } else {
@@ -123,7 +130,7 @@ static double spawn_once(int way, int round) {
     }
     int status;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (way == WAY_MKDIR) rmdir(directory);
+    if (way == WAY_MKDIR || way == WAY_FRESH) rmdir(directory);
     return elapsed;
 }
 

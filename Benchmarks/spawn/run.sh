@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One spawn of /bin/true, four ways interleaved (clone3.c says which):
+# One spawn of /bin/true, five ways interleaved (clone3.c says which):
 # rwatch's clone3 spawn against the simpler one without CLONE_VM, one into a
 # cgroup made for it, and posix_spawn.
 #

@@ -88,4 +88,27 @@ import SystemPackage
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
         #expect(lines == ["\(pid)", "\(pid) \(pid)", "SigBlk:0000000000000000", "/dev/null"], "\(lines)")
     }
+
+    /// A run's cgroup that its run left empty goes to a later run; the
+    /// old handle then reaches nothing in it, whatever is born there next.
+    @Test func aRemovedCgroupHandedOnIsOutOfTheOldHandlesReach() throws {
+        guard ControlGroup.available, let old = ControlGroup.make() else { return }
+        old.remove()
+        let directory = old.directory
+        var options = ProcessOptions()
+        options.grouping = .newSession
+        let pid = try ProcessLauncher.start(["sleep", "30"], options: options)
+        defer {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, nil, 0)
+        }
+        // A process in the directory (if it still exists: another test's run may have taken it and gone).
+        let procs = open(directory + "/cgroup.procs", O_WRONLY | O_CLOEXEC)
+        guard procs >= 0 else { return }
+        let moved = "\(pid)".withCString { write(procs, $0, strlen($0)) } > 0
+        close(procs)
+        guard moved else { return }
+        #expect(old.members.isEmpty)
+        #expect(!old.isPopulated)
+    }
 }
