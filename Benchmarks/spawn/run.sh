@@ -18,6 +18,6 @@ own=$(sed -n 's/^0:://p' /proc/self/cgroup)
 directory="${mount}${own%/}/spawn-bench-$$"
 mkdir "$directory"
 binary=$(mktemp /tmp/spawn-bench.XXXXXX)
-trap 'rmdir "$directory"/* "$directory" 2>/dev/null; rm -f "$binary"' EXIT
+trap 'rmdir "$directory"/* "$directory" 2>/dev/null; rm -f "$binary"; true' EXIT
 "${CC:-clang}" -O2 -Wall -I ../../Sources/CGlibcShims/include -o "$binary" clone3.c
 "$binary" "$directory" "${ROUNDS:-2000}" "${HEAP_MB:-2}"
