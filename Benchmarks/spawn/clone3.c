@@ -1,4 +1,4 @@
-/* How long one spawn of /bin/true takes, five ways, interleaved:
+/* How long one spawn of /bin/true takes, six ways, interleaved:
  *
  *   vm       rwatch's clone3 spawn (CGlibcShims_spawn_into_cgroup): the
  *            child shares the parent's memory (CLONE_VM | CLONE_VFORK) on
@@ -11,6 +11,8 @@
  *            as rwatch makes one per run
  *   fresh    vm, into a new cgroup made before the clock starts (open
  *            only): what a cgroup made ahead of the run costs
+ *   own      vm, into the benchmark's own cgroup (CGROUP_DIR's parent):
+ *            what clone3 costs where the child stays in its parent's cgroup
  *   posix    glibc's posix_spawn, no cgroup (where rwatch makes none)
  *
  * Each with the steps of a run's child: a new process group, stdin from
@@ -23,11 +25,13 @@
  * The spawn code is rwatch's own, included: only `copy` is written here.
  *
  *   clang -O2 -I Sources/CGlibcShims/include -o clone3 Benchmarks/spawn/clone3.c
- *   ./clone3 CGROUP_DIR [ROUNDS] [HEAP_MB]     (Benchmarks/spawn/run.sh)
+ *   ./clone3 CGROUP_DIR [ROUNDS] [HEAP_MB] [GAP_MS]     (Benchmarks/spawn/run.sh)
  *
  * HEAP_MB: anonymous memory the parent has touched first, whose page
  * tables `copy` copies on every spawn (rwatch at -d 0: about 1.4 MB
  * RssAnon, 14 MB RssFile; file pages never written are not copied).
+ * GAP_MS: an idle pause before each spawn, as between the runs of a watch
+ * (spawns back to back find the caches warm; 0 by default).
  */
 #include "../../Sources/CGlibcShims/spawn.c"
 
@@ -75,12 +79,13 @@ static int spawn_copy(int *pid, int cgroup, const char *path, const CGlibcShims_
     return 0;
 }
 
-enum { WAY_VM, WAY_COPY, WAY_MKDIR, WAY_FRESH, WAY_POSIX, WAYS };
+enum { WAY_VM, WAY_COPY, WAY_MKDIR, WAY_FRESH, WAY_OWN, WAY_POSIX, WAYS };
 static const char *names[WAYS] = { "vm (assembly, CLONE_VM)", "copy (no CLONE_VM)", "vm + mkdir of its cgroup",
-                                   "vm, its new cgroup made beforehand", "posix_spawn, no cgroup" };
+                                   "vm, its new cgroup made beforehand", "vm, into its parent's own cgroup",
+                                   "posix_spawn, no cgroup" };
 
 static const char *base;
-static int base_fd;
+static int base_fd, own_fd;
 static char *const argv_true[] = { "true", NULL };
 static const CGlibcShims_spawn_step steps[] = {
     { .kind = CGlibcShims_STEP_OPEN, .fd = 0, .source = -1, .flags = O_RDONLY, .path = "/dev/null" },
@@ -107,6 +112,8 @@ static double spawn_once(int way, int round) {
     double start = now_us();
     if (way == WAY_VM) {
         result = CGlibcShims_spawn_into_cgroup(&pid, base_fd, "/bin/true", &setup, argv_true, environ);
+    } else if (way == WAY_OWN) {
+        result = CGlibcShims_spawn_into_cgroup(&pid, own_fd, "/bin/true", &setup, argv_true, environ);
     } else if (way == WAY_COPY) {
         result = spawn_copy(&pid, base_fd, "/bin/true", &setup, argv_true, environ);
     } else if (way == WAY_MKDIR || way == WAY_FRESH) {
@@ -151,9 +158,17 @@ int main(int argc, char **argv) {
     base = argv[1];
     int rounds = argc > 2 ? atoi(argv[2]) : 2000;
     long heap_mb = argc > 3 ? atol(argv[3]) : 2;
+    long gap_ms = argc > 4 ? atol(argv[4]) : 0;
     base_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (base_fd < 0) {
         perror(base);
+        return 1;
+    }
+    char own[512];
+    snprintf(own, sizeof own, "%s/..", base);
+    own_fd = open(own, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (own_fd < 0) {
+        perror(own);
         return 1;
     }
     size_t heap_size = (size_t)heap_mb << 20;
@@ -165,10 +180,12 @@ int main(int argc, char **argv) {
     for (int round = 0; round < rounds; round++) {
         for (int turn = 0; turn < WAYS; turn++) {
             int way = (turn + round) % WAYS;
+            if (gap_ms > 0) usleep((useconds_t)gap_ms * 1000);
             samples[way][round] = spawn_once(way, round);
         }
     }
-    printf("%d rounds, ways interleaved; parent heap touched: %ld MB\n\n", rounds, heap_mb);
+    printf("%d rounds, ways interleaved; parent heap touched: %ld MB; pause before each spawn: %ld ms\n\n", rounds, heap_mb,
+           gap_ms);
     printf("| way | p50 µs | p90 µs | p50 / vm |\n|---|---:|---:|---:|\n");
     double vm_median = 0;
     for (int way = 0; way < WAYS; way++) {

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# One spawn of /bin/true, five ways interleaved (clone3.c says which):
+# One spawn of /bin/true, six ways interleaved (clone3.c says which):
 # rwatch's clone3 spawn against the simpler one without CLONE_VM, one into a
-# cgroup made for it, and posix_spawn.
+# cgroup made for it, into its own cgroup, and posix_spawn.
 #
 #   Benchmarks/spawn/run.sh                  # 2,000 rounds, parent heap 2 MB
 #   ROUNDS=500 HEAP_MB=32 Benchmarks/spawn/run.sh
+#   ROUNDS=100 GAP_MS=150 Benchmarks/spawn/run.sh   # idle between spawns, as a watch's runs
 #
 # Needs clang (the shim's header has clang's nullability marks; Swift's
 # toolchain has one) and a cgroup v2 directory below this shell's own that
@@ -20,4 +21,4 @@ mkdir "$directory"
 binary=$(mktemp /tmp/spawn-bench.XXXXXX)
 trap 'rmdir "$directory"/* "$directory" 2>/dev/null; rm -f "$binary"; true' EXIT
 "${CC:-clang}" -O2 -Wall -I ../../Sources/CGlibcShims/include -o "$binary" clone3.c
-"$binary" "$directory" "${ROUNDS:-2000}" "${HEAP_MB:-2}"
+"$binary" "$directory" "${ROUNDS:-2000}" "${HEAP_MB:-2}" "${GAP_MS:-0}"
