@@ -24,9 +24,10 @@ import SystemPackage
 /// an RCU grace period, milliseconds on every run.
 ///
 /// A run's cgroup that its run left empty is kept for a later run
-/// (`remove()`, `make()`): the first process born in a new cgroup costs
-/// the kernel about 0.4 ms more than one born in a cgroup that has held
-/// one (`Benchmarks/spawn`), on every run's way from a save to its command.
+/// (`remove()`, `make()`): spawned back to back, as in a restart storm, the
+/// first process born in a new cgroup costs the kernel about 0.4 ms more
+/// than one born in a cgroup that has held one (`Benchmarks/spawn`; after
+/// an idle pause, a clone3 into any cgroup but rwatch's own is that slow).
 /// Once handed on, the old `ControlGroup` reaches nothing. One that was
 /// ended with `cgroup.kill` is never handed on: Linux 6.18 (at least)
 /// kills at birth every child clone3 makes in a cgroup killed before.
