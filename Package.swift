@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "Signals", swiftSettings: strict),
         // glibc functions Swift's Glibc module hides (pipe2, memmem, memrchr,
         // posix_spawn_file_actions_add{chdir,closefrom}_np):
-        // shims.c is compiled with _GNU_SOURCE.
+        // shims.c and spawn.c are compiled with _GNU_SOURCE.
         .target(name: "CGlibcShims"),
         // PCRE2's 8-bit library, for the service's `pcre` and `ipcre` terms:
         // it matches bytes (no UTF mode), as file names are.

@@ -4,11 +4,20 @@ loop and watchfiles, side by side in one run.
 
 Usage: python3 Benchmarks/cli/bench.py [--saves 200] [--burst 10000] [--rwatch PATH] [--dir /dev/shm]
                                       [--shell] [--only NAME,NAME] [--baseline PATH]
+                                      [--variant 'NAME=COMMAND ...'] [--interleave]
 
 --shell runs the command through `sh -c` in every tool (what a user's
 command line usually costs); --only measures the named tools only
 ("rwatch -d 0,inotifywait loop"); --burst 0 skips the burst; --baseline
-adds another rwatch binary (an older build) as "rwatch -d 0 (baseline)".
+adds another rwatch binary (an older build) as "rwatch -d 0 (baseline)";
+--variant (repeatable) adds "NAME" run as COMMAND's words followed by
+rwatch's arguments, for a build under other conditions ("env TMPDIR=/dev/shm
+PATH", "Benchmarks/restarts/without-cgroups.sh" with RWATCH=PATH).
+
+--interleave measures the latency of every tool in one pass: all are
+started (each on its own directory), then each save goes to the next tool
+in turn, the order rotating every round, so that a busy moment of a
+shared machine falls on all alike (no burst then).
 
 Latency: the driver records the wall clock, then saves (open, write, close)
 a watched file; the command is `stamp OUT`, whose first instruction appends
@@ -34,6 +43,7 @@ def build_stamp(work):
 SHELL = False
 ONLY = set()
 BASELINE = None
+VARIANTS = []
 
 
 def tools(rwatch, stamp, watched, target, out):
@@ -48,6 +58,8 @@ def tools(rwatch, stamp, watched, target, out):
     ]
     if BASELINE:
         entries.insert(1, ("rwatch -d 0 (baseline)", [BASELINE, "-p", "-d", "0", "-w", watched, "--"] + words, None))
+    for index, (name, prefix) in enumerate(VARIANTS):
+        entries.insert(1 + index, (name, prefix + ["-p", "-d", "0", "-w", watched, "--"] + words, None))
     if shutil.which("watchfiles"):
         entries.append(("watchfiles", ["watchfiles", "--filter", "all", f"{stamp} {out}", watched], None))
     return [entry for entry in entries if not ONLY or entry[0] in ONLY]
@@ -124,6 +136,35 @@ def latency(argv, stdin_text, target, out, saves, settle):
         stop(process)
 
 
+def latency_interleaved(entries, work, saves, settle):
+    """Every tool's latency, a save to each in turn (see --interleave)."""
+    running = []
+    try:
+        for name, argv_for in entries:
+            watched = tempfile.mkdtemp(dir=work)
+            target = os.path.join(watched, "file.txt")
+            out = os.path.join(work, f"out-{name.replace(' ', '_').replace('/', '_')}")
+            save(target, "start\n")
+            argv, stdin_text = argv_for(watched, target, out)
+            running.append((name, start(argv, stdin_text), target, out, []))
+        for name, _, target, out, _ in running:
+            if not warm_up(target, out):
+                print(f"{name}: never reacted", file=sys.stderr)
+        for i in range(saves):
+            for turn in range(len(running)):
+                name, _, target, out, samples = running[(turn + i) % len(running)]
+                before = len(lines(out))
+                t0 = time.time_ns()
+                save(target, f"save {i}\n")
+                if wait_for(lambda: len(lines(out)) > before, 10):
+                    samples.append((lines(out)[before] - t0) / 1e6)
+                time.sleep(settle)
+        return [(name, samples) for name, _, _, _, samples in running]
+    finally:
+        for _, process, _, _, _ in running:
+            stop(process)
+
+
 def burst(argv, stdin_text, target, out, writes):
     process = start(argv, stdin_text)
     try:
@@ -159,6 +200,8 @@ def main():
     parser.add_argument("--shell", action="store_true")
     parser.add_argument("--only", default="")
     parser.add_argument("--baseline", default=None)
+    parser.add_argument("--variant", action="append", default=[])
+    parser.add_argument("--interleave", action="store_true")
     # tmpfs: on ext4 a truncating save may flush (auto_da_alloc) and take
     # milliseconds itself, which would swamp what is measured here.
     parser.add_argument("--dir", default="/dev/shm" if os.access("/dev/shm", os.W_OK) else None)
@@ -167,11 +210,26 @@ def main():
     SHELL = args.shell
     ONLY = set(args.only.split(",")) - {""}
     BASELINE = args.baseline
+    for variant in args.variant:
+        name, _, command = variant.partition("=")
+        VARIANTS.append((name, command.split()))
     rwatch = args.rwatch or os.path.join(
         subprocess.check_output(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, text=True).strip(), "rwatch")
     work = tempfile.mkdtemp(prefix="rwatch-bench-", dir=args.dir)
     try:
         stamp = build_stamp(work)
+        if args.interleave:
+            names = [name for name, _, _ in tools(rwatch, stamp, "-", "-", "-")]
+            def argv_for(name):
+                return lambda watched, target, out: next(
+                    (t[1], t[2]) for t in tools(rwatch, stamp, watched, target, out) if t[0] == name)
+            results = latency_interleaved([(name, argv_for(name)) for name in names], work, args.saves, args.settle)
+            print(f"{'tool':34} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'n':>5}")
+            for name, samples in results:
+                if samples:
+                    print(f"{name:34} {percentile(samples, 50):8.2f} {percentile(samples, 90):8.2f} "
+                          f"{percentile(samples, 99):8.2f} {len(samples):5}")
+            return
         print(f"{'tool':24} {'p50 ms':>8} {'p99 ms':>8} {'n':>5} {'burst runs':>11}")
         for name, _, _ in tools(rwatch, stamp, "-", "-", "-"):
             results = []

@@ -7,17 +7,8 @@ import Glibc
 /// `_GNU_SOURCE`), reached through the `CGlibcShims` C target, which is
 /// compiled with it.
 package enum GNUFunctions {
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    typealias AddClosefrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
     typealias Memmem = @convention(c) (UnsafeRawPointer, Int, UnsafeRawPointer, Int) -> UnsafeMutableRawPointer?
     typealias Memrchr = @convention(c) (UnsafeRawPointer, Int32, Int) -> UnsafeMutableRawPointer?
-
-    /// `posix_spawn_file_actions_addchdir_np`; nil where glibc is older than 2.29.
-    static let addChdir: AddChdir? =
-        CGlibcShims_has_addchdir() != 0 ? CGlibcShims_posix_spawn_file_actions_addchdir_np : nil
-    /// `posix_spawn_file_actions_addclosefrom_np`; nil where glibc is older than 2.34.
-    static let addClosefrom: AddClosefrom? =
-        CGlibcShims_has_addclosefrom() != 0 ? CGlibcShims_posix_spawn_file_actions_addclosefrom_np : nil
 
     /// `memmem(3)` (`LinePattern`'s literal search).
     static let memmem: Memmem = CGlibcShims_memmem

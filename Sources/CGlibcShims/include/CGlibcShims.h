@@ -1,6 +1,7 @@
 // glibc functions that Swift's Glibc module does not declare (they need
-// _GNU_SOURCE, which the Glibc module is built without). shims.c is
-// compiled with _GNU_SOURCE and forwards to them; WatchSources calls these.
+// _GNU_SOURCE, which the Glibc module is built without). shims.c and
+// spawn.c are compiled with _GNU_SOURCE and forward to them; WatchSources
+// calls these.
 #ifndef C_GLIBC_SHIMS_H
 #define C_GLIBC_SHIMS_H
 
@@ -26,21 +27,6 @@ void *_Nullable CGlibcShims_memrchr(const void *_Nonnull bytes, int c, size_t le
 /// mallopt(3) with M_MMAP_THRESHOLD and M_ARENA_MAX (malloc.h is not in
 /// Swift's Glibc module): `rwatch serve` sets both for its large tables.
 int CGlibcShims_tune_malloc(int mmapThreshold, int arenaMax);
-
-/// 1 where this glibc has posix_spawn_file_actions_addchdir_np (2.29+), else 0.
-int CGlibcShims_has_addchdir(void);
-
-/// 1 where this glibc has posix_spawn_file_actions_addclosefrom_np (2.34+), else 0.
-int CGlibcShims_has_addclosefrom(void);
-
-/// posix_spawn_file_actions_addchdir_np (glibc 2.29): the child changes to
-/// `path` before exec. ENOSYS where glibc lacks it.
-int CGlibcShims_posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *_Nonnull actions,
-                                                     const char *_Nonnull path);
-
-/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes
-/// every descriptor from `from` up before exec. ENOSYS where glibc lacks it.
-int CGlibcShims_posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *_Nonnull actions, int from);
 
 /// The spawn fence: a process-wide lock that every posix_spawn of the
 /// process holds until the child has exec'd (posix_spawn returns only
@@ -89,19 +75,50 @@ typedef struct {
     const char *_Nullable path;
 } CGlibcShims_spawn_step;
 
-/// Starts `path` (no PATH search) in a new process born in the cgroup v2
-/// directory open as `cgroup` (clone3 with CLONE_INTO_CGROUP, Linux 5.7),
-/// after `steps`; every signal at its default; with `new_group`, as the
-/// leader of a new process group with no signal blocked, else with the
-/// caller's signal mask. Like posix_spawn, the child shares the caller's
-/// memory on a stack of its own until its exec (CLONE_VM | CLONE_VFORK).
-/// Returns when the child has exec'd: 0 and its pid; a positive errno
-/// when a step or the exec failed (the child is reaped); -1 and errno when
-/// clone3 itself failed (ENOSYS on an older kernel, in a sandbox that
-/// refuses it, or on a processor other than x86-64, where this is not
-/// written), and nothing was started.
+/// Where the child stands, besides: every signal at its default in all three.
+enum {
+    /// In the caller's process group, with the caller's signal mask.
+    CGlibcShims_GROUP_SAME = 0,
+    /// Leading a new process group, no signal blocked.
+    CGlibcShims_GROUP_NEW = 1,
+    /// Leading a new session (setsid: no terminal) and group, no signal blocked.
+    CGlibcShims_GROUP_SESSION = 2,
+};
+
+/// One spawn, described once (`SpawnSetUp` in WatchSources builds it);
+/// each way of spawning lowers it: `CGlibcShims_spawn_setup_posix` and
+/// `CGlibcShims_spawn_into_cgroup`.
+typedef struct {
+    const CGlibcShims_spawn_step *_Nullable steps;
+    int count;
+    int grouping;
+} CGlibcShims_spawn_setup;
+
+/// 1 where this glibc's posix_spawn can change the child's directory
+/// (posix_spawn_file_actions_addchdir_np, 2.29+), else 0.
+int CGlibcShims_has_addchdir(void);
+
+/// posix_spawn's form of `setup`: its steps as file actions, its grouping
+/// and signals as attributes, added to `actions` and `attributes` (both
+/// initialized by the caller). 0, or an errno (ENOMEM; ENOSYS for a
+/// directory this glibc cannot set). Before glibc 2.34 a closefrom step is
+/// left out: posix_spawn has no such action there.
+int CGlibcShims_spawn_setup_posix(const CGlibcShims_spawn_setup *_Nonnull setup,
+                                  posix_spawn_file_actions_t *_Nonnull actions,
+                                  posix_spawnattr_t *_Nonnull attributes);
+
+/// Starts `path` (no PATH search) as `setup` says, in a new process born
+/// in the cgroup v2 directory open as `cgroup` (clone3 with
+/// CLONE_INTO_CGROUP, Linux 5.7). Like posix_spawn, the child shares the
+/// caller's memory on a stack of its own until its exec (CLONE_VM |
+/// CLONE_VFORK) and takes the steps with system calls only. Returns when
+/// the child has exec'd: 0 and its pid; a positive errno when a step or
+/// the exec failed (the child is reaped); -1 and errno when clone3 itself
+/// failed (ENOSYS on an older kernel, in a sandbox that refuses it, or on
+/// a processor other than x86-64, where this is not written), and nothing
+/// was started.
 int CGlibcShims_spawn_into_cgroup(int *_Nonnull pid, int cgroup, const char *_Nonnull path,
-                                  const CGlibcShims_spawn_step *_Nullable steps, int count, int new_group,
+                                  const CGlibcShims_spawn_setup *_Nonnull setup,
                                   char *_Nullable const *_Nonnull argv, char *_Nullable const *_Nonnull envp);
 
 #endif

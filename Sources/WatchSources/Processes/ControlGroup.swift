@@ -22,10 +22,33 @@ import SystemPackage
 /// cannot, rwatch moves itself in under the spawn fence, spawns, and
 /// moves back (`spawning(_:)`); that move of a threaded process waits for
 /// an RCU grace period, milliseconds on every run.
+///
+/// A run's cgroup that its run left empty is kept for a later run
+/// (`remove()`, `make()`): spawned back to back, as in a restart storm, the
+/// first process born in a new cgroup costs the kernel about 0.4 ms more
+/// than one born in a cgroup that has held one (`Benchmarks/spawn`; after
+/// an idle pause, a clone3 into any cgroup but rwatch's own is that slow).
+/// Once handed on, the old `ControlGroup` reaches nothing. One that was
+/// ended with `cgroup.kill` is never handed on: Linux 6.18 (at least)
+/// kills at birth every child clone3 makes in a cgroup killed before.
 final class ControlGroup: Sendable {
     /// The run's cgroup directory.
     let directory: String
-    private let removed = Locked(false)
+    private let state = Locked(State())
+
+    private struct State {
+        var phase = Phase.active
+        /// Whether `cgroup.kill` was written: then it is not handed on.
+        var killed = false
+    }
+
+    private enum Phase {
+        case active
+        /// `remove()` has run; the directory stays where it could not go.
+        case removed
+        /// `remove()` gave the empty directory to a later run.
+        case handedOn
+    }
 
     private init(directory: String) {
         self.directory = directory
@@ -37,9 +60,11 @@ final class ControlGroup: Sendable {
     /// Whether runs get a cgroup of their own.
     static var available: Bool { home.directory != nil }
 
-    /// A new, empty cgroup for one run; nil where rwatch makes none.
+    /// An empty cgroup for one run: one a finished run left (`remove()`),
+    /// else a new one; nil where rwatch makes none.
     static func make() -> ControlGroup? {
         guard let home = home.directory else { return nil }
+        if let spare = spares.withLock({ $0.popLast() }) { return ControlGroup(directory: spare) }
         let number = counter.withLock { value -> Int in
             value += 1
             return value
@@ -59,31 +84,12 @@ final class ControlGroup: Sendable {
         let cgroup = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard cgroup >= 0 else { return nil }
         defer { close(cgroup) }
-        let paths = setUp.steps.map { step -> [UInt8] in
-            switch step {
-            case .open(_, let path, _), .changeDirectory(let path): return path
-            case .dup2, .closeFrom: return []
-            }
-        }
-        let (result, code) = CStrings.with(paths) { pathPointers in
-            var steps = setUp.steps.enumerated().map { index, step in
-                switch step {
-                case .open(let fd, _, let flags):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_OPEN), fd: fd, source: -1, flags: flags, path: pathPointers[index])
-                case .dup2(let source, let fd):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_DUP2), fd: fd, source: source, flags: 0, path: nil)
-                case .closeFrom(let fd):
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CLOSEFROM), fd: fd, source: -1, flags: 0, path: nil)
-                case .changeDirectory:
-                    CGlibcShims_spawn_step(kind: Int32(CGlibcShims_STEP_CHDIR), fd: -1, source: -1, flags: 0, path: pathPointers[index])
-                }
-            }
-            var child: Int32 = 0
-            let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, &steps, Int32(steps.count), setUp.newGroup ? 1 : 0,
-                                                       argv, environment)
-            pid = child
+        var child: Int32 = 0
+        let (result, code) = setUp.withDescription { setup in
+            let result = CGlibcShims_spawn_into_cgroup(&child, cgroup, path, setup, argv, environment)
             return (result, errno)
         }
+        pid = child
         guard result >= 0 else {
             // An older kernel, or a sandbox that refuses clone3: move rwatch
             // in instead, from now on. (Out of processes or memory: this time.)
@@ -122,6 +128,10 @@ final class ControlGroup: Sendable {
 
     /// Whether any process of the run is still alive (zombies do not count).
     var isPopulated: Bool {
+        state.withLock { $0.phase == .handedOn ? false : populated }
+    }
+
+    private var populated: Bool {
         guard let events = Self.read(directory + "/cgroup.events") else { return false }
         return events.split(separator: "\n").contains { $0 == "populated 1" }
     }
@@ -129,6 +139,10 @@ final class ControlGroup: Sendable {
     /// The processes in the cgroup and the cgroups below it (a nested
     /// rwatch's runs).
     var members: [pid_t] {
+        state.withLock { $0.phase == .handedOn ? [] : allMembers }
+    }
+
+    private var allMembers: [pid_t] {
         var pids: [pid_t] = []
         var directories = [directory]
         while let next = directories.popLast() {
@@ -143,24 +157,45 @@ final class ControlGroup: Sendable {
     /// `sparing`, which the caller has signalled whole already: a member
     /// must get one signal, not two (a second SIGHUP is a second reload).
     func signal(_ number: Int32, sparing group: pid_t? = nil) {
-        for pid in members where group == nil || getpgid(pid) != group { _ = Glibc.kill(pid, number) }
+        // Under the lock, so that the directory is not handed on meanwhile.
+        state.withLock { state in
+            guard state.phase != .handedOn else { return }
+            for pid in allMembers where group == nil || getpgid(pid) != group { _ = Glibc.kill(pid, number) }
+        }
     }
 
     /// SIGKILL to every member at once (`cgroup.kill`, Linux 5.14), or
     /// member by member where the kernel has no `cgroup.kill`.
     func kill() {
-        if holdsRwatch.withLock({ $0 }) || !Self.write("1", to: directory + "/cgroup.kill") { signal(SIGKILL) }
+        let written = state.withLock { state in
+            guard state.phase != .handedOn else { return true }
+            state.killed = true
+            return !holdsRwatch.withLock { $0 } && Self.write("1", to: directory + "/cgroup.kill")
+        }
+        if !written { signal(SIGKILL) }
     }
 
-    /// Removes the cgroup once it is empty (and the empty ones below it);
-    /// later calls do nothing.
+    /// The run is over: its cgroup, when empty, is kept for a later run
+    /// (up to `spareLimit` of them), else removed once it is empty (and
+    /// the empty ones below it). Later calls do nothing.
     func remove() {
-        guard !removed.withLock({ state -> Bool in
-            defer { state = true }
-            return state
-        }) else { return }
-        Self.removeTree(directory)
+        let handedOn = state.withLock { state -> Bool? in
+            guard state.phase == .active else { return nil }
+            let reusable = !state.killed && !holdsRwatch.withLock { $0 } && !populated
+                && Self.subdirectories(of: directory).isEmpty && Self.spares.withLock { $0.count } < Self.spareLimit
+            state.phase = reusable ? .handedOn : .removed
+            return reusable
+        }
+        switch handedOn {
+        case true?: Self.spares.withLock { $0.append(directory) }
+        case false?: Self.removeTree(directory)
+        case nil: break
+        }
     }
+
+    /// Emptied run cgroups that the next runs take (`make()`).
+    private static let spares = Locked<[String]>([])
+    private static let spareLimit = 4
 
     // MARK: Where rwatch makes cgroups
 
@@ -195,7 +230,10 @@ final class ControlGroup: Sendable {
             guard mkdir(home, 0o755) == 0 || errno == EEXIST else {
                 return (nil, own, "cannot make a cgroup under \(own): \(Errno(rawValue: errno)) (root, or a cgroup systemd delegates, may)")
             }
-            ProcessSupervisor.onStop { ControlGroup.removeTree(home) }
+            ProcessSupervisor.onStop {
+                ControlGroup.spares.withLock { $0.removeAll() }
+                ControlGroup.removeTree(home)
+            }
             return (home, own, nil)
         }
 
@@ -214,6 +252,7 @@ final class ControlGroup: Sendable {
 
     /// rwatch's cgroups directory, removed at the end (when empty).
     static func removeHome() {
+        spares.withLock { $0.removeAll() }
         if let directory = home.directory { removeTree(directory) }
     }
 

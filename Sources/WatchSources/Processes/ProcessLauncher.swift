@@ -9,18 +9,6 @@ import SystemPackage
 /// standard input, output and error and any handed-over descriptors as the
 /// options say, and nothing else of rwatch's open.
 package enum ProcessLauncher {
-    /// Every signal, for `posix_spawnattr_setsigdefault`: a child starts
-    /// with each at its default. sigfillset leaves out glibc's internal
-    /// signals 32 and 33, which posix_spawn then sets to SIG_IGN in the
-    /// child, and SIG_IGN survives exec; their bits are set directly
-    /// (sigaddset refuses them). Bit n-1 of the first word is signal n.
-    package static func everySignal() -> sigset_t {
-        var signals = sigset_t()
-        sigfillset(&signals)
-        signals.__val.0 |= (1 << 31) | (1 << 32)
-        return signals
-    }
-
     /// A started child: its pid (= process group id for a new group) and
     /// the read ends of its output pipes (`-1` when output is not captured).
     struct Child {

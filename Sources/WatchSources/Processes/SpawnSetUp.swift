@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+internal import CGlibcShims
 import SystemPackage
 
 /// The descriptors rwatch makes for one spawn: the child's output pipes,
@@ -51,44 +52,44 @@ struct ChildStreams {
 
 /// How one child is set up between its birth and its exec, as the options
 /// ask: the process group, signals, standard streams, handed-over
-/// descriptors, and every other descriptor closed. One list of steps,
-/// which either spawn follows: `posix_spawn`'s file actions, or the
-/// clone3 spawn straight into a run's cgroup (`ControlGroup.spawnInside`).
+/// descriptors, and every other descriptor closed. Described once, as the
+/// C shim's steps (`CGlibcShims_spawn_setup`); each spawn lowers that one
+/// description: `posix_spawn`'s file actions and attributes
+/// (`withPosixSpawn`), or the clone3 child that takes the steps itself,
+/// born in a run's cgroup (`ControlGroup.spawnInside`).
 struct SpawnSetUp {
-    /// One step, in the order the child takes them.
-    enum Step {
-        /// `open(path, flags)` as descriptor `fd`.
-        case open(fd: Int32, path: [UInt8], flags: Int32)
-        /// `dup2(source, fd)`.
-        case dup2(source: Int32, fd: Int32)
-        /// Every descriptor from `fd` up closed.
-        case closeFrom(Int32)
-        /// `chdir(path)`.
-        case changeDirectory([UInt8])
-    }
-
-    private(set) var steps: [Step] = []
-    /// Whether the child leads a new process group, with no signal blocked
-    /// (else it stays in rwatch's, with rwatch's mask).
-    let newGroup: Bool
-    /// Whether it leads a new session besides (`setsid`: no terminal).
-    let newSession: Bool
+    /// The steps in the child's order; a step's path is in `paths` (the
+    /// C step gets a pointer to it only for the spawn: `withDescription`).
+    private var steps: [CGlibcShims_spawn_step] = []
+    private var paths: [[UInt8]] = []
+    /// `CGlibcShims_GROUP_SAME`, `_NEW` or `_SESSION`: rwatch's process
+    /// group and signal mask, or a new group (or session) with no signal
+    /// blocked.
+    private let grouping: Int32
 
     init(_ options: ProcessOptions, streams: ChildStreams, withTerminal: Bool) {
-        newGroup = options.grouping != .sameGroup
-        newSession = options.grouping == .newSession
+        switch options.grouping {
+        case .sameGroup: grouping = Int32(CGlibcShims_GROUP_SAME)
+        case .newGroup: grouping = Int32(CGlibcShims_GROUP_NEW)
+        case .newSession: grouping = Int32(CGlibcShims_GROUP_SESSION)
+        }
         addStandardStreams(options, streams, withTerminal: withTerminal)
-        for (child, copy) in streams.handed { steps.append(.dup2(source: copy, fd: child)) }
+        for (child, copy) in streams.handed { add(CGlibcShims_STEP_DUP2, fd: child, source: copy) }
         // Nothing else reaches the child, whoever forgot CLOEXEC.
-        steps.append(.closeFrom(max(streams.handed.map(\.child).max() ?? 2, 2) + 1))
+        add(CGlibcShims_STEP_CLOSEFROM, fd: max(streams.handed.map(\.child).max() ?? 2, 2) + 1)
     }
 
     /// Has the child start in `directory`; false where this C library's
-    /// `posix_spawn` cannot.
+    /// `posix_spawn` cannot (then neither spawn is asked to).
     mutating func changeDirectory(to directory: FilePath) -> Bool {
-        guard GNUFunctions.addChdir != nil else { return false }
-        steps.append(.changeDirectory(directory.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) }))
+        guard CGlibcShims_has_addchdir() != 0 else { return false }
+        add(CGlibcShims_STEP_CHDIR, fd: -1, path: directory.withPlatformString { Array(UnsafeRawBufferPointer(start: $0, count: strlen($0))) })
         return true
+    }
+
+    private mutating func add(_ kind: Int, fd: Int32, source: Int32 = -1, flags: Int32 = 0, path: [UInt8] = []) {
+        steps.append(CGlibcShims_spawn_step(kind: Int32(kind), fd: fd, source: source, flags: flags, path: nil))
+        paths.append(path)
     }
 
     /// Standard input: `/dev/null` for a new group (a background group
@@ -99,21 +100,37 @@ struct SpawnSetUp {
         // One handed the terminal keeps it as standard input; the exec shim
         // makes its group the foreground group (`ProcessLauncher.spawn`).
         if !withTerminal, options.grouping != .sameGroup {
-            steps.append(.open(fd: 0, path: Array("/dev/null".utf8), flags: O_RDONLY))
+            add(CGlibcShims_STEP_OPEN, fd: 0, flags: O_RDONLY, path: Array("/dev/null".utf8))
         }
         if options.captureOutput {
-            steps.append(.dup2(source: streams.stdout.write, fd: 1))
-            steps.append(.dup2(source: streams.stderr.write, fd: 2))
+            add(CGlibcShims_STEP_DUP2, fd: 1, source: streams.stdout.write)
+            add(CGlibcShims_STEP_DUP2, fd: 2, source: streams.stderr.write)
         } else if StandardError.descriptor != 2 {
             // Under a hosting rwatch, 2 is its crash-report pipe: the
             // command gets the real standard error.
-            steps.append(.dup2(source: StandardError.descriptor, fd: 2))
+            add(CGlibcShims_STEP_DUP2, fd: 2, source: StandardError.descriptor)
         }
     }
 
-    /// Runs `body` with `posix_spawn`'s file actions and attributes for
-    /// these steps.
-    func withPosixSpawn<Result>(_ body: (UnsafePointer<posix_spawn_file_actions_t>, UnsafePointer<posix_spawnattr_t>) -> Result) -> Result {
+    /// Runs `body` with the description as C takes it, its paths valid
+    /// until `body` returns.
+    func withDescription<Result>(_ body: (UnsafePointer<CGlibcShims_spawn_setup>) -> Result) -> Result {
+        CStrings.with(paths) { pathPointers in
+            var resolved = steps
+            for index in resolved.indices where !paths[index].isEmpty {
+                resolved[index].path = UnsafePointer(pathPointers[index])
+            }
+            return resolved.withUnsafeBufferPointer { buffer in
+                var setup = CGlibcShims_spawn_setup(steps: buffer.baseAddress, count: Int32(buffer.count), grouping: grouping)
+                return body(&setup)
+            }
+        }
+    }
+
+    /// Runs `spawn` (a `posix_spawn`) with the file actions and attributes
+    /// that lower this description, and returns its result; an errno
+    /// instead, and `spawn` not run, when they cannot be made.
+    func withPosixSpawn(_ spawn: (UnsafePointer<posix_spawn_file_actions_t>, UnsafePointer<posix_spawnattr_t>) -> Int32) -> Int32 {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -122,44 +139,8 @@ struct SpawnSetUp {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        for step in steps {
-            switch step {
-            case .open(let fd, let path, let flags):
-                _ = CStrings.with([path]) { posix_spawn_file_actions_addopen(&actions, fd, $0[0]!, flags, 0) }
-            case .dup2(let source, let fd):
-                posix_spawn_file_actions_adddup2(&actions, source, fd)
-            case .closeFrom(let fd):
-                if let addClosefrom = GNUFunctions.addClosefrom { _ = addClosefrom(&actions, fd) }
-            case .changeDirectory(let path):
-                _ = CStrings.with([path]) { GNUFunctions.addChdir?(&actions, $0[0]!) }
-            }
-        }
-        setSignals(&attributes)
-        return body(&actions, &attributes)
+        let lowered = withDescription { CGlibcShims_spawn_setup_posix($0, &actions, &attributes) }
+        guard lowered == 0 else { return lowered }
+        return spawn(&actions, &attributes)
     }
-
-    /// Every signal back to its default (rwatch ignores or handles SIGTERM
-    /// & co., and SIG_IGN survives exec). A new group is led by the child
-    /// and blocks nothing; in rwatch's group the blocked stop signals stay
-    /// blocked, so that one that comes before the program's own signal
-    /// owner runs waits for it.
-    private func setSignals(_ attributes: UnsafeMutablePointer<posix_spawnattr_t>) {
-        var everySignal = ProcessLauncher.everySignal()
-        posix_spawnattr_setsigdefault(attributes, &everySignal)
-        if newGroup {
-            var noSignal = sigset_t()
-            sigemptyset(&noSignal)
-            // setsid makes the child lead a new group too.
-            let grouping = newSession ? Self.spawnSetsid : POSIX_SPAWN_SETPGROUP
-            posix_spawnattr_setflags(attributes, Int16(grouping | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-            posix_spawnattr_setpgroup(attributes, 0)
-            posix_spawnattr_setsigmask(attributes, &noSignal)
-        } else {
-            posix_spawnattr_setflags(attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        }
-    }
-
-    /// glibc's `POSIX_SPAWN_SETSID` (since 2.26), which its header hides
-    /// without `_GNU_SOURCE`: the child calls setsid(2) before its exec.
-    private static let spawnSetsid: Int32 = 0x80
 }

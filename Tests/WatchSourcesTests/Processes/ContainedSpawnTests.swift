@@ -5,6 +5,7 @@ import Testing
 import Glibc
 #endif
 import TestSupport
+import SystemPackage
 
 /// A run that stops its descendants is born in a cgroup of its own where
 /// rwatch may make one (clone3 straight into it), and starts exactly as a
@@ -62,5 +63,52 @@ import TestSupport
         let error = run.error as? ProcessError
         #expect(error?.reason == .notFound, "\(String(describing: run.error))")
         #expect(run.events.isEmpty)
+    }
+
+    /// A child started in a new session (the service a `watchman` command
+    /// starts) leads the session and its group, with standard input from
+    /// /dev/null and no signal blocked: the same description, lowered to
+    /// posix_spawn's setsid.
+    @Test func aChildInANewSessionLeadsIt() throws {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let script = """
+            { echo $$; cut -d' ' -f5,6 /proc/$$/stat; grep '^SigBlk' /proc/self/status | tr -d '\t'; readlink /proc/self/fd/0; } \
+                > "$0/out.tmp" && mv "$0/out.tmp" "$0/out"
+            """
+        var options = ProcessOptions()
+        options.grouping = .newSession
+        let pid = try ProcessLauncher.start(["sh", "-c", CommandWord(script), CommandWord(directory)], options: options)
+        #expect(eventually { access(directory + "/out", F_OK) == 0 })
+        _ = waitpid(pid, nil, 0)  // it has written its last line; whoever reaps it first
+        guard case .contents(let bytes) = FileSystem.readFile(FilePath(directory + "/out")) else {
+            Issue.record("no output")
+            return
+        }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines == ["\(pid)", "\(pid) \(pid)", "SigBlk:0000000000000000", "/dev/null"], "\(lines)")
+    }
+
+    /// A run's cgroup that its run left empty goes to a later run; the
+    /// old handle then reaches nothing in it, whatever is born there next.
+    @Test func aRemovedCgroupHandedOnIsOutOfTheOldHandlesReach() throws {
+        guard ControlGroup.available, let old = ControlGroup.make() else { return }
+        old.remove()
+        let directory = old.directory
+        var options = ProcessOptions()
+        options.grouping = .newSession
+        let pid = try ProcessLauncher.start(["sleep", "30"], options: options)
+        defer {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, nil, 0)
+        }
+        // A process in the directory (if it still exists: another test's run may have taken it and gone).
+        let procs = open(directory + "/cgroup.procs", O_WRONLY | O_CLOEXEC)
+        guard procs >= 0 else { return }
+        let moved = "\(pid)".withCString { write(procs, $0, strlen($0)) } > 0
+        close(procs)
+        guard moved else { return }
+        #expect(old.members.isEmpty)
+        #expect(!old.isPopulated)
     }
 }
