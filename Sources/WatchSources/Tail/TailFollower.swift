@@ -68,16 +68,15 @@ final class TailFollower: @unchecked Sendable {
             inotify = -1
             reason = .requested
         } else {
-            let made = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            let code = errno
-            if made < 0, case .auto = backend {
-                inotify = -1
-                reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyInstance.maxUserInstances)
-            } else if made < 0 {
-                buffer.deallocate()
-                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
-            } else {
+            switch InotifyInstance.make() {
+            case .success(let made):
                 inotify = made
+            case .failure(let code) where backend == .auto:
+                inotify = -1
+                reason = .inotifyUnavailable(errno: code.rawValue, instanceLimit: InotifyInstance.maxUserInstances)
+            case .failure(let code):
+                buffer.deallocate()
+                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(code.description) (raise fs.inotify.max_user_instances)")
             }
         }
         do {
