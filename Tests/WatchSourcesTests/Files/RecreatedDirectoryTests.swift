@@ -86,4 +86,28 @@ import TestSupport
             }
         }
     }
+
+    /// A watched single file's directory deleted, then another directory,
+    /// the file already in it, renamed into its place (both names in one
+    /// watched directory, so the kernel reports the rename whole): the
+    /// file is reported and watched again.
+    @Test func aDirectoryRenamedIntoAWaitedForFilesPlaceIsWatched() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (logs, staged, log) = (dir.at("logs"), dir.at("staged"), dir.at("logs/app.log"))
+        Disk.makeDirectories(logs)
+        Disk.write(log)
+        var options = WatchOptions(onRootDeleted: .waitForReappearance)
+        options.usesService = false
+        let (recorder, subscription) = record([log], options: options, backend: .inotify)
+        defer { subscription.dispose() }
+        Disk.removeTree(logs)
+        #expect(eventually { recorder.has(.deleted, log) })
+        Disk.makeDirectories(staged)
+        Disk.write(staged + "/app.log")
+        #expect(rename(staged, logs) == 0)
+        #expect(eventually { recorder.has(.created, log) })
+        Disk.write(log, "more\n", flags: O_WRONLY | O_APPEND)
+        #expect(eventually { recorder.has(.modified, log) })
+    }
 }
