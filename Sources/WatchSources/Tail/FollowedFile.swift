@@ -41,10 +41,9 @@ struct FollowedFile {
     /// is opened again for the next one, as `while :; do cat fifo; done`
     /// would. Any other stream ends its name at its end.
     var reopensAtEnd = false
-    /// The name's stream has ended and cannot be opened again (an anonymous
-    /// pipe such as standard input, a terminal, a device): nothing more
-    /// comes under this name.
-    var finished = false
+    /// What the follower knows of the name: waiting for it, following
+    /// its file, reading a file renamed away, finished.
+    var machine = TailMachine()
 
     /// `path`, or standard input for `-` (as `tail` reads it).
     init(path: FilePath, currentDirectory: FilePath) throws(TailError) {

@@ -17,6 +17,10 @@ import Glibc
 /// itself is missing (or after it was deleted or renamed), the nearest
 /// existing ancestor is watched instead, until the directory appears.
 ///
+/// What each check and each stream's end mean (rotated, truncated,
+/// deleted, appeared, finished) is the name's `TailMachine`'s to decide;
+/// this class looks, reads and performs what it says.
+///
 /// A polled name (`WatchBackend`: on a network or FUSE mount, polling
 /// asked for, or no inotify instance or watch left) has no watches: the
 /// same check runs for it every poll interval.
@@ -68,16 +72,15 @@ final class TailFollower: @unchecked Sendable {
             inotify = -1
             reason = .requested
         } else {
-            let made = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            let code = errno
-            if made < 0, case .auto = backend {
-                inotify = -1
-                reason = .inotifyUnavailable(errno: code, instanceLimit: InotifyInstance.maxUserInstances)
-            } else if made < 0 {
-                buffer.deallocate()
-                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(Errno(rawValue: code).description) (raise fs.inotify.max_user_instances)")
-            } else {
+            switch InotifyInstance.make() {
+            case .success(let made):
                 inotify = made
+            case .failure(let code) where backend == .auto:
+                inotify = -1
+                reason = .inotifyUnavailable(errno: code.rawValue, instanceLimit: InotifyInstance.maxUserInstances)
+            case .failure(let code):
+                buffer.deallocate()
+                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(code.description) (raise fs.inotify.max_user_instances)")
             }
         }
         do {
@@ -105,6 +108,7 @@ final class TailFollower: @unchecked Sendable {
                 try attachDirectory(index)
             }
             if files[index].polled || files[index].directoryWatch >= 0 { try open(index, from: start) }
+            files[index].machine.subscribed(files[index].fd < 0 ? .nothing : .opened(files[index].isStream ? .stream : .file))
         }
         // What a recipe says it follows once it runs (`RecipeRunner`).
         for file in files { FileWatcher.announce(WatchNotice(path: file.absolute, kind: .following)) }
@@ -155,7 +159,7 @@ final class TailFollower: @unchecked Sendable {
         let interval = Int64(backend.pollInterval.clampedMilliseconds)
         var nextPoll = TailFollower.milliseconds() + interval
         while !isCancelled {
-            if files.allSatisfy(\.finished) {
+            if files.allSatisfy(\.machine.isFinished) {
                 sink.complete()
                 return
             }
@@ -175,7 +179,9 @@ final class TailFollower: @unchecked Sendable {
             // Streams first: what inotify reports below may replace the
             // descriptor polled here. POLLHUP and POLLERR read too (the end).
             for (slot, index) in streams.enumerated() where pollSet[watched + slot].revents != 0 {
-                if readStream(index) == .ended { streamEnded(index) }
+                if readStream(index) == .ended {
+                    perform(index, files[index].machine.streamEnded(reopens: files[index].reopensAtEnd))
+                }
                 if isCancelled { return }
             }
             if timeout >= 0, TailFollower.milliseconds() >= nextPoll {
@@ -222,63 +228,88 @@ final class TailFollower: @unchecked Sendable {
         Int64(Clocks.monotonicNanoseconds() / 1_000_000)
     }
 
-    /// Reads what is new under one name and follows it to a new file if
-    /// the name has moved on.
+    /// Reads what is new under one name, then tells its `TailMachine` what
+    /// became of the open file and of the name, and does what it says:
+    /// follow the name to a new file, close a deleted one, wait.
     ///
     /// A stream is read when `poll` says so, not here, except for what is
     /// left in it before it is let go.
     private func check(_ index: Int) {
-        if files[index].finished { return }
-        var deleted = false
+        if files[index].machine.isFinished { return }
         if files[index].fd >= 0 {
             if !files[index].isStream { readAvailable(index) }
             var opened = stat()
             if fstat(files[index].fd, &opened) == 0 && opened.st_nlink == 0 {
-                // Deleted: no one can reach it by name any more. Closing it
-                // also matters because an open file pins its directory, whose
-                // IN_DELETE_SELF would otherwise wait for this close.
-                if files[index].isStream { drainStream(index) }
-                finishLine(index)
-                closeFile(index)
-                deleted = true
+                perform(index, files[index].machine.openFileDeleted())
             }
         }
+        guard let lookup = lookUp(index) else { return }
+        perform(index, files[index].machine.looked(lookup))
+    }
+
+    /// What is under the name now; nil when the follower failed (its
+    /// directory could not be watched again).
+    private func lookUp(_ index: Int) -> TailMachine.Lookup? {
         var info = stat()
         while files[index].absolute.withPlatformString({ stat($0, &info) }) != 0 {
-            // Gone: a renamed file stays open (its writer may still add to
-            // it). If the directory went too, wait for it to come back.
+            // If the directory went too, wait for it to come back.
             guard files[index].directoryWatch >= 0 && files[index].directory.withPlatformString({ access($0, F_OK) }) != 0 else {
-                if deleted { sink.notice(.waiting(path: files[index].path)) }
-                return
+                return .missing
             }
             do {
                 try attachDirectory(index)
             } catch {
                 cancelled.store(true, ordering: .releasing)
                 sink.fail(error)
-                return
+                return nil
             }
             // The directory may be back already, with the file made in it
             // before the new watch: no event will tell of that file, so
             // look again.
         }
-        if files[index].isOpenFile(info) { return }
-        let rotated = files[index].fd >= 0
-        if rotated {
-            // Rotated: the rest of the old file first, its last line too.
-            if files[index].isStream { drainStream(index) } else { readAvailable(index) }
-            finishLine(index)
-            closeFile(index)
+        return files[index].isOpenFile(info) ? .openFile : .otherFile
+    }
+
+    /// Does what name `index`'s machine said, in order.
+    private func perform(_ index: Int, _ actions: [TailMachine.Action]) {
+        for action in actions {
+            if isCancelled { return }
+            switch action {
+            case .readToEnd: readAvailable(index)
+            case .drainStream: drainStream(index)
+            case .finishLine: finishLine(index)
+            case .close: closeFile(index)
+            case .open: openName(index, replacing: false)
+            case .reopen: openName(index, replacing: true)
+            case .startOver: files[index].offset = 0
+            case .notice(let notice): sink.notice(tailNotice(notice, files[index].path))
+            }
         }
+    }
+
+    /// Opens the name from its beginning and tells the machine what that
+    /// gave. `replacing`: the new descriptor first, then the old one
+    /// closed: a writer that came and went since a FIFO's end was read left
+    /// its bytes in the pipe, which lasts only while someone holds it open.
+    /// A FIFO opened without a writer reports no POLLHUP until one has come
+    /// and gone, so an idle FIFO does not wake the follower.
+    private func openName(_ index: Int, replacing: Bool) {
+        let old = replacing ? files[index].fd : -1
+        if replacing { files[index].fd = -1 }
         do {
             try open(index, from: .start)
-        } catch {
-            return  // a directory, say: wait for the next change
-        }
-        if files[index].fd >= 0 {
-            let path = files[index].path
-            sink.notice(rotated ? .rotated(path: path) : .appeared(path: path))
-            if !files[index].isStream { readAvailable(index) }
+        } catch {}  // a directory, say: wait for the next change
+        if old >= 0 { close(old) }
+        let opened: TailMachine.Opened = files[index].fd < 0 ? .nothing : .opened(files[index].isStream ? .stream : .file)
+        perform(index, files[index].machine.opened(opened))
+    }
+
+    private func tailNotice(_ notice: TailMachine.Notice, _ path: FilePath) -> Tail.Notice {
+        switch notice {
+        case .waiting: .waiting(path: path)
+        case .appeared: .appeared(path: path)
+        case .rotated: .rotated(path: path)
+        case .truncated: .truncated(path: path)
         }
     }
 
@@ -318,46 +349,13 @@ final class TailFollower: @unchecked Sendable {
         }
     }
 
-    /// Stream `index` has ended: its unfinished last line is a line. A
-    /// named FIFO is opened again for its next writer; anything else ends
-    /// the name.
-    private func streamEnded(_ index: Int) {
-        finishLine(index)
-        guard files[index].reopensAtEnd else {
-            closeFile(index)
-            files[index].finished = true
-            return
-        }
-        // The new descriptor first, then the old one closed: a writer that
-        // came and went since the end was read left its bytes in the pipe,
-        // which lasts only while someone holds it open. A FIFO opened
-        // without a writer reports no POLLHUP until one has come and gone,
-        // so an idle FIFO does not wake the follower.
-        let old = files[index].fd
-        files[index].fd = -1
-        do {
-            try open(index, from: .start)
-        } catch {}
-        close(old)
-        if files[index].fd < 0 {
-            // Gone meanwhile (or a directory now): the name is waited for.
-            sink.notice(.waiting(path: files[index].path))
-        } else if !files[index].isStream {
-            // A regular file took the name.
-            sink.notice(.rotated(path: files[index].path))
-            readAvailable(index)
-        }
-    }
-
     /// Reads the open file from the last offset to its end, line by line.
     private func readAvailable(_ index: Int) {
         let fd = files[index].fd
         var info = stat()
-        if fstat(fd, &info) == 0 && Int(info.st_size) < files[index].offset {
-            // Truncated (copytruncate): the held line ends here; start over.
-            finishLine(index)
-            files[index].offset = 0
-            sink.notice(.truncated(path: files[index].path))
+        if fstat(fd, &info) == 0 {
+            // Truncated (copytruncate)? Then it starts over.
+            perform(index, files[index].machine.sized(Int(info.st_size), offset: files[index].offset))
         }
         while !isCancelled {
             let count = pread(fd, buffer.baseAddress, buffer.count, off_t(files[index].offset))

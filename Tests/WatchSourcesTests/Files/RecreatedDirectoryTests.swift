@@ -1,5 +1,8 @@
 @testable import Signals
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import WatchSources
 import TestSupport
 
@@ -49,5 +52,62 @@ import TestSupport
             Disk.write(other.at("f\(round)"))
             return !inner.snapshot.isEmpty
         })
+    }
+
+    /// A watched single file deleted with its directory while someone still
+    /// holds it open (which keeps the dead directory, and its watch, alive
+    /// until the close), the directory made again at once: the new
+    /// directory gets a watch of its own, and the file made in it again
+    /// is reported, round after round.
+    @Test func aWaitedForFilesDirectoryMadeAgainIsWatchedAgain() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let logs = dir.at("logs")
+        let log = dir.at("logs/app.log")
+        Disk.makeDirectories(logs)
+        Disk.write(log)
+        var options = WatchOptions(onRootDeleted: .waitForReappearance)
+        options.usesService = false
+        let (recorder, subscription) = record([log], options: options, backend: .inotify)
+        defer { subscription.dispose() }
+        func count(_ kind: FileEvent.Kind) -> Int { recorder.events(for: log).filter { $0.kind == kind }.count }
+        for round in 1...20 {
+            let (deleted, created) = (count(.deleted), count(.created))
+            let held = Glibc.open(log, O_RDONLY | O_CLOEXEC)
+            Disk.removeTree(logs)
+            Disk.makeDirectories(logs)
+            Glibc.close(held)
+            #expect(eventually { count(.deleted) > deleted })
+            Disk.write(log)
+            let reported = eventually { count(.created) > created }
+            guard reported else {
+                Issue.record("round \(round): the file made again was not reported")
+                return
+            }
+        }
+    }
+
+    /// A watched single file's directory deleted, then another directory,
+    /// the file already in it, renamed into its place (both names in one
+    /// watched directory, so the kernel reports the rename whole): the
+    /// file is reported and watched again.
+    @Test func aDirectoryRenamedIntoAWaitedForFilesPlaceIsWatched() {
+        let dir = TempDir()
+        defer { dir.remove() }
+        let (logs, staged, log) = (dir.at("logs"), dir.at("staged"), dir.at("logs/app.log"))
+        Disk.makeDirectories(logs)
+        Disk.write(log)
+        var options = WatchOptions(onRootDeleted: .waitForReappearance)
+        options.usesService = false
+        let (recorder, subscription) = record([log], options: options, backend: .inotify)
+        defer { subscription.dispose() }
+        Disk.removeTree(logs)
+        #expect(eventually { recorder.has(.deleted, log) })
+        Disk.makeDirectories(staged)
+        Disk.write(staged + "/app.log")
+        #expect(rename(staged, logs) == 0)
+        #expect(eventually { recorder.has(.created, log) })
+        Disk.write(log, "more\n", flags: O_WRONLY | O_APPEND)
+        #expect(eventually { recorder.has(.modified, log) })
     }
 }

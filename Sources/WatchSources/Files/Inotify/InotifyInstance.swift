@@ -19,13 +19,10 @@ enum InotifyInstance {
     /// `InotifyReader`'s lock.
     nonisolated(unsafe) private static var current: Int32?
 
-    /// The open instance (made when there is none): non-blocking, so the
-    /// reader can poll it with its wake-up descriptor, and close-on-exec,
-    /// so that no child inherits it.
+    /// The open instance (made when there is none).
     static func open() throws(FileWatchError) -> Int32 {
         if let current { return current }
-        let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { throw FileWatchError(.inotifyUnavailable(errno: errno)) }
+        let descriptor = try openUnshared()
         current = descriptor
         return descriptor
     }
@@ -33,9 +30,20 @@ enum InotifyInstance {
     /// A new instance that is not the process's (a dedicated reader's):
     /// the caller closes it.
     static func openUnshared() throws(FileWatchError) -> Int32 {
+        switch make() {
+        case .success(let descriptor): return descriptor
+        case .failure(let code): throw FileWatchError(.inotifyUnavailable(errno: code.rawValue))
+        }
+    }
+
+    /// A new inotify instance, or the kernel's reason for refusing one (no
+    /// instance left: `fs.inotify.max_user_instances`). Non-blocking, so a
+    /// reader can poll it with its wake-up descriptor, and close-on-exec,
+    /// so that no child inherits it. The one place rwatch makes an
+    /// instance: each one counts against the user's limit.
+    static func make() -> Result<Int32, Errno> {
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard descriptor >= 0 else { throw FileWatchError(.inotifyUnavailable(errno: errno)) }
-        return descriptor
+        return descriptor >= 0 ? .success(descriptor) : .failure(Errno(rawValue: errno))
     }
 
     /// Closes the instance, and every watch with it.

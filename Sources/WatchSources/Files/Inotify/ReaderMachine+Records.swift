@@ -225,6 +225,9 @@ extension ReaderMachine {
                 walkAppeared(at.path, for: client, now: now)
             }
         }
+        // Renamed onto a root waited for, or onto a directory on the way to
+        // one (a directory filled under another name, then put in place).
+        rootCandidateAppeared(at.path)
     }
 
     /// A `movedFrom` whose `movedTo` never came: it left the watched trees.

@@ -7,10 +7,16 @@ extension ReaderMachine {
     /// A watched directory (`node`, at `directory`) reported its own deletion or move.
     mutating func directoryVanished(_ node: WatchTable.Node, _ directory: FilePath, moved: Bool) {
         for client in clients {
-            for index in client.roots.indices where !client.roots[index].waiting {
+            for index in client.roots.indices {
                 let root = client.roots[index]
                 let hit = root.isFile ? FileSystem.parent(root.path) == directory : root.path == directory
-                if hit { rootLost(client, index, announced: false, kernelDropped: !moved) }
+                guard hit else { continue }
+                if !root.waiting { rootLost(client, index, announced: false, kernelDropped: !moved) }
+                // A single file's directory went, and its watch with it,
+                // even when the file had gone first: a directory made
+                // again at that path (rmdir, mkdir) needs a watch of its
+                // own, which the dead one must not stand in for.
+                if root.isFile, client.tree.remove(node) != nil { release(node, kernelDropped: !moved) }
             }
             // A directory of rule files went: its watch is gone with it.
             if client.ruleDirectories.remove(node) != nil {
