@@ -2,8 +2,8 @@ import Glibc
 import WatchSources
 
 /// The private directory that holds the runs' events files
-/// (`RWATCH_EVENTS_FILE`): made on first use (mode 0700, under `$TMPDIR` or
-/// `/tmp`), removed with its last file, and closed for good when a stop
+/// (`RWATCH_EVENTS_FILE`): made on first use (mode 0700, under `$TMPDIR`,
+/// else `$XDG_RUNTIME_DIR`, else `/tmp`), removed with its last file, and closed for good when a stop
 /// signal ends rwatch: from then on no run makes a file or a directory
 /// again, so nothing is left behind by a run that starts while rwatch exits.
 package final class EventsDirectory: Sendable {
@@ -26,10 +26,10 @@ package final class EventsDirectory: Sendable {
     }
 
     private let state = Locked(State())
-    /// Where the directory is made; nil for `$TMPDIR`, else `/tmp`.
+    /// Where the directory is made; nil for `temporaryBase`.
     private let base: String?
 
-    /// A directory made under `base` when first needed (`$TMPDIR` or `/tmp` by default).
+    /// A directory made under `base` when first needed (`temporaryBase` by default).
     init(base: String? = nil) {
         self.base = base
     }
@@ -93,7 +93,16 @@ package final class EventsDirectory: Sendable {
     /// Whether the directory exists now (tests).
     var path: String? { state.withLock { $0.path } }
 
+    /// `$TMPDIR` when set (the user's choice); else the user's runtime
+    /// directory, `$XDG_RUNTIME_DIR`, private and in memory where a
+    /// session has one: each run makes its file there, and a disk's
+    /// `/tmp` costs a run up to a millisecond and more while the disk is
+    /// busy; else `/tmp`.
     private static var temporaryBase: String {
-        getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        for name in ["TMPDIR", "XDG_RUNTIME_DIR"] {
+            // An environment variable's value, a path used as it is: decoded only to build the template.
+            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return value }
+        }
+        return "/tmp"
     }
 }

@@ -92,6 +92,27 @@ import TestSupport
         #expect(entries(of: scratch.file("tmp")).isEmpty, "left behind: \(entries(of: scratch.file("tmp")))")
     }
 
+    /// With no `TMPDIR`, a run's events file is made in the session's
+    /// runtime directory (kept in memory), not on a disk's `/tmp`.
+    @Test func theEventsFileIsInTheRuntimeDirectoryWhenNoTMPDIRIsSet() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        mkdir(scratch.file("run"), 0o700)
+        let rwatch = RWatch(["-w", "watched", "-d", "0", "--", "sh", "-c", "printf '%s\\n' \"$RWATCH_EVENTS_FILE\" >> where"],
+                            in: scratch.path, environment: ["XDG_RUNTIME_DIR": scratch.file("run")], unsetting: ["TMPDIR"],
+                            scratch: scratch)
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
+            return !scratch.read("where").isEmpty
+        })
+        #expect(scratch.read("where").hasPrefix(scratch.file("run") + "/rwatch-"), "\(scratch.read("where"))")
+        #expect(rwatch.interrupt() == 130)
+        #expect(entries(of: scratch.file("run")).isEmpty, "left behind: \(entries(of: scratch.file("run")))")
+    }
+
     private func entries(of directory: String) -> [String] {
         guard let handle = opendir(directory) else { return [] }
         defer { closedir(handle) }
