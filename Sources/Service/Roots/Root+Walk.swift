@@ -74,10 +74,7 @@ extension Root {
     func recrawl(because reason: String) {
         state.withLock { state in
             state.table.clearSeen()
-            state.recrawls += 1
-            state.recrawlReason = reason
-            state.crawlStarted = .now
-            state.crawlFinished = nil
+            state.machine.recrawlStarted(because: reason, now: .now)
         }
         let rootStat = FileStat.of(Cookies.cPath(path))
         let walked = walk(from: 0, [], threads: Root.crawlThreads)
@@ -85,7 +82,7 @@ extension Root {
             state.table.advance(now: Int64(time(nil)))
             if let rootStat { state.table.recordRoot(rootStat) }
             state.table.finishCrawl(walked)
-            state.crawlFinished = .now
+            state.machine.recrawlEnded(now: .now)
         }
     }
 
@@ -104,9 +101,10 @@ extension Root {
     /// unless `suppress_recrawl_warnings` is set.
     var recrawlWarning: String? {
         state.withLock { state in
-            guard state.recrawls > 0, let reason = state.recrawlReason else { return nil }
+            let recrawls = state.machine.recrawls
+            guard recrawls > 0, let reason = state.machine.recrawlReason else { return nil }
             if case .bool(true)? = state.configuration.value("suppress_recrawl_warnings") { return nil }
-            return "Recrawled this watch \(state.recrawls) time\(state.recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
+            return "Recrawled this watch \(recrawls) time\(recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
                 + "To resolve, please review the information on\nhttps://facebook.github.io/watchman/docs/troubleshooting.html#recrawl"
         }
     }
@@ -164,14 +162,9 @@ extension Root {
     /// returns whether the root has been idle past `idle_reap_age_seconds`
     /// (and nothing keeps it), so that the registry lets it go.
     func housekeep(now: Int64) -> Bool {
-        let (configuration, lastAgeOut, lastUsed, kept) = state.withLock { ($0.configuration, $0.lastAgeOut, $0.lastUsed, $0.keptAlive) }
-        let interval = configuration.gcIntervalSeconds
-        if interval > 0, now - lastAgeOut >= interval {
-            ageOut(olderThan: configuration.gcAgeSeconds)
-            state.withLock { $0.lastAgeOut = now }
-        }
-        let idle = configuration.idleReapAgeSeconds
-        return idle > 0 && !kept && now - lastUsed >= idle
+        let (actions, reap) = state.withLock { state in state.machine.housekeep(wall: now, state.configuration) }
+        perform(actions)
+        return reap
     }
 }
 
