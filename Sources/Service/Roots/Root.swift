@@ -29,6 +29,8 @@ final class Root: Sendable {
     /// The machine of a live root: its waiters are semaphores.
     typealias Machine = RootMachine<DispatchSemaphore>
 
+    /// What the root's lock guards: the table and the machine deciding
+    /// for it, with the configuration they were made under.
     struct State: Sendable {
         var table: FileTable
         var machine: Machine
