@@ -61,7 +61,7 @@ extension Root {
     /// without waking the worker for events it applies itself; wakes it
     /// afterwards for any that came too late.
     func drainingHere(_ body: () -> Void) {
-        state.withLock { $0.machine.syncBegan() }
+        machine.withLock { $0.syncBegan() }
         body()
         decide { $0.syncEnded() }
     }
@@ -79,10 +79,9 @@ extension Root {
 
     /// What `drain` does once the lock is let go.
     private func finishDrain(_ result: (applied: Bool, exhausted: Bool)) {
-        let (applied, exhausted) = result
-        guard applied else { return }
-        changes.sendNext(state.withLock { $0.table.tick })
-        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
+        guard result.applied else { return }
+        let tick = state.withLock { $0.table.tick }
+        decide { $0.applied(tick: tick, exhausted: result.exhausted) }
     }
 
     /// `drain`, with `writing` held: whether anything was applied, and
@@ -90,8 +89,8 @@ extension Root {
     private func drainWriting() -> (applied: Bool, exhausted: Bool) {
         var applied = false
         while true {
-            let (events, exhausted) = state.withLock { ($0.machine.takeEvents(), $0.table.isExhausted) }
-            guard !events.isEmpty else { return (applied, exhausted) }
+            let events = machine.withLock { $0.takeEvents() }
+            guard !events.isEmpty else { return (applied, state.withLock { $0.table.isExhausted }) }
             guard isLive else { continue }
             process(events)
             applied = true
@@ -101,7 +100,8 @@ extension Root {
     /// Looks again at what `events` name, applies what was found, and
     /// wakes the syncs whose cookies were among them.
     func process(_ events: [FileEvent]) {
-        let (shape, cookieDirectories, awaited) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0), $0.machine.awaitedCookies) }
+        let (polled, awaited) = machine.withLock { ($0.polled, $0.awaitedCookies) }
+        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0, polled: polled)) }
         var plan = ChangePlan()
         for event in events {
             plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories, awaited: awaited)
@@ -115,10 +115,8 @@ extension Root {
         if plan.configurationTouched { reloadConfiguration() }
         if !plan.cookies.isEmpty {
             // A sync moves the clock, as watchman's does: two synced clocks differ.
-            perform(state.withLock { state in
-                if plan.looks.isEmpty, !plan.overflowed { state.table.advance(now: Int64(time(nil))) }
-                return state.machine.cookiesSeen(plan.cookies)
-            })
+            if plan.looks.isEmpty, !plan.overflowed { state.withLock { $0.table.advance(now: Int64(time(nil))) } }
+            decide { $0.cookiesSeen(plan.cookies) }
         }
     }
 

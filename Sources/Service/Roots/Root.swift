@@ -8,10 +8,12 @@ import WatchSources
 /// hot, shared `FileWatcher` subscription, and its clock.
 ///
 /// What the root decides (crawling or ready or over, who waits for what,
-/// who applies the events delivered) is one `RootMachine`, kept with the
-/// table under `state`'s lock: each input is given to it there, and the
-/// `Action`s it returns are performed here (`perform`) once the lock is
-/// let go, so no waiter is woken and no observer called under it.
+/// who applies the events delivered) is one `RootMachine` under a lock of
+/// its own (`machine`, never held with `state`'s, so that the watcher's
+/// thread handing over a batch never waits for the table being written):
+/// each input is given to it there, and the `Action`s it returns are
+/// performed here (`perform`) once the lock is let go, so no waiter is
+/// woken and no observer called under it.
 ///
 /// One writer of the table at a time (`writing`): a worker queue does the
 /// first crawl, each batch of events the watcher delivers (`Root+Events`;
@@ -29,11 +31,10 @@ final class Root: Sendable {
     /// The machine of a live root: its waiters are semaphores.
     typealias Machine = RootMachine<DispatchSemaphore>
 
-    /// What the root's lock guards: the table and the machine deciding
-    /// for it, with the configuration they were made under.
+    /// What the root's lock guards: the table, and the configuration it
+    /// is kept under.
     struct State: Sendable {
         var table: FileTable
-        var machine: Machine
         var cursors: [String: UInt64] = [:]
         var configuration: RootConfiguration
         var shape: WatchShape
@@ -54,6 +55,9 @@ final class Root: Sendable {
     /// When the root was watched (its `uptime`).
     let started = ContinuousClock.now
     let state: Locked<State>
+    /// What the root decides. Taken alone: never while holding `state`,
+    /// nor `state` while holding it.
+    let machine: Locked<Machine>
     /// Held by whoever writes the table from what was found (the crawl,
     /// `drain`): the worker, or a sync catching up on its own thread. Taken
     /// before `state`, never while holding it.
@@ -75,8 +79,8 @@ final class Root: Sendable {
         self.onFailure = onFailure
         worker = DispatchQueue(label: "rwatch-root-\(number)")
         hashes = ContentHashes(capacity: Int(clamping: configuration.value("content_hash_max_items")?.integer ?? Int64(ContentHashes.defaultCapacity)))
-        state = Locked(State(table: FileTable(root: rootStat), machine: Machine(now: .now, wall: Int64(time(nil))),
-                             configuration: configuration, shape: WatchShape(configuration)))
+        state = Locked(State(table: FileTable(root: rootStat), configuration: configuration, shape: WatchShape(configuration)))
+        machine = Locked(Machine(now: .now, wall: Int64(time(nil))))
     }
 
     var filePath: FilePath { FilePath(bytes: path) }
@@ -89,10 +93,8 @@ final class Root: Sendable {
                 guard isLive else { return [] }
                 state.withLock { $0.table.setLogging(false) }
                 walk(from: 0, [], threads: Root.crawlThreads)
-                return state.withLock { state in
-                    state.table.setLogging(true)
-                    return state.machine.crawlEnded(now: .now)
-                }
+                state.withLock { $0.table.setLogging(true) }
+                return machine.withLock { $0.crawlEnded(now: .now) }
             }
             perform(actions)
             warmHashes(nil)
@@ -101,8 +103,8 @@ final class Root: Sendable {
         }
     }
 
-    var phase: Phase { state.withLock { $0.machine.phase } }
-    var isLive: Bool { state.withLock { $0.machine.isLive } }
+    var phase: Phase { machine.withLock { $0.phase } }
+    var isLive: Bool { machine.withLock { $0.isLive } }
 
     /// Waits until the first crawl is done (or the root failed); false on timeout.
     func waitUntilReady(timeout: Duration) -> Bool {
@@ -111,7 +113,7 @@ final class Root: Sendable {
 
     /// Notes that a command used the root.
     func touch() {
-        state.withLock { $0.machine.used(wall: Int64(time(nil))) }
+        machine.withLock { $0.used(wall: Int64(time(nil))) }
     }
 
     /// Subscribes to the watcher with the current shape (blocks until its watches are in place).
@@ -140,7 +142,7 @@ final class Root: Sendable {
     private func noted(_ notice: WatchNotice) {
         guard case .polling = notice.kind,
               let relative = notice.path.withBytes({ ChangePlan.relative(Array($0), to: path) }) else { return }
-        state.withLock { $0.machine.polledSubtree(relative) }
+        machine.withLock { $0.polledSubtree(relative) }
     }
 
     /// Stops watching: the watcher is let go, waiters are told.
@@ -153,9 +155,9 @@ final class Root: Sendable {
         decide { $0.failed(reason) }
     }
 
-    /// Gives the machine one input under the lock, then performs what it decided.
+    /// Gives the machine one input under its lock, then performs what it decided.
     func decide(_ input: (inout Machine) -> [Machine.Action]) {
-        perform(state.withLock { input(&$0.machine) })
+        perform(machine.withLock { input(&$0) })
     }
 
     /// Carries out the machine's actions, in order, with no lock held.
@@ -165,6 +167,7 @@ final class Root: Sendable {
             switch action {
             case .applyHere: applyOnReader()
             case .scheduleDrain: worker.async { [self] in drain() }
+            case .publishTick(let tick): changes.sendNext(tick)
             case .signal(let waiter): waiter.signal()
             case .stopWatching: stopWatching()
             case .completeChanges: changes.sendCompleted()

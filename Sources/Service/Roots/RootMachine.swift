@@ -21,6 +21,9 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         case applyHere
         /// Queues a drain of the inbox on the worker.
         case scheduleDrain
+        /// Tells `changes` the clock reached this tick (what
+        /// subscriptions run their queries on).
+        case publishTick(UInt32)
         /// Wakes one blocked caller (a first crawl ended, a cookie seen,
         /// the root over).
         case signal(Waiter)
@@ -104,6 +107,17 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         if inbox.events.isEmpty { inbox.scheduled = false }
         return inbox.events
     }
+
+    /// A drain applied what it took; the clock is at `tick`. Subscriptions
+    /// are told; a clock out of ticks ends the root (a new instance:
+    /// clients watch again and get one fresh answer, rather than a clock
+    /// that wrapped).
+    mutating func applied(tick: UInt32, exhausted: Bool) -> [Action] {
+        [.publishTick(tick)] + (exhausted ? failed(Self.clockExhausted) : [])
+    }
+
+    /// Why a root whose clock ran out ended.
+    static var clockExhausted: String { "the root's clock ran out of ticks; watch it again" }
 
     /// A sync is about to drain on its own thread.
     mutating func syncBegan() {

@@ -78,10 +78,10 @@ extension Root {
         let now = ContinuousClock.now
         let fileSystemType = MountTable.fileSystemType(of: filePath) ?? "unknown"
         let warning = recrawlWarning
+        let machine = self.machine.withLock { $0 }
         return state.withLock { state in
             let directory = Self.cookieDirectory(of: state)
             let cookieDirectory = directory.isEmpty ? path : path + [UInt8(ascii: "/")] + directory
-            let machine = state.machine
             let crawl: RootStatus.Crawl = if let finished = machine.crawlFinished {
                 .finished(millisecondsAgo: Self.milliseconds(now - finished), took: Self.milliseconds(finished - machine.crawlStarted))
             } else {

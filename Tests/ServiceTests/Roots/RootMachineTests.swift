@@ -24,6 +24,7 @@ import WatchmanProtocol
             switch action {
             case .applyHere: "applyHere"
             case .scheduleDrain: "scheduleDrain"
+            case .publishTick(let tick): "publishTick \(tick)"
             case .signal(let waiter): "signal \(waiter)"
             case .stopWatching: "stopWatching"
             case .completeChanges: "completeChanges"
@@ -103,6 +104,19 @@ import WatchmanProtocol
         _ = machine.takeEvents()
         let step19 = machine.syncEnded()
         #expect(Self.names(step19).isEmpty, "the sync applied everything")
+    }
+
+    /// What a drain applied is published; a clock out of ticks also
+    /// ends the root, once.
+    @Test func aDrainPublishesItsTickAndAnExhaustedClockEndsTheRoot() {
+        var machine = Self.machine()
+        let published = machine.applied(tick: 7, exhausted: false)
+        #expect(Self.names(published) == ["publishTick 7"])
+        let exhausted = machine.applied(tick: 8, exhausted: true)
+        #expect(Self.names(exhausted) == ["publishTick 8", "stopWatching", "completeChanges", "leaveRegistry"])
+        #expect(machine.phase == .failed(Machine.clockExhausted))
+        let after = machine.applied(tick: 8, exhausted: true)
+        #expect(Self.names(after) == ["publishTick 8"])
     }
 
     /// A cookie seen wakes its sync, once; one abandoned wakes no one.
