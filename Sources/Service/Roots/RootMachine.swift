@@ -8,9 +8,9 @@ import WatchSources
 ///
 /// It owns no thread, lock, clock or file: time comes with each input,
 /// and what needs doing comes back as `Action`s for `Root`, its one
-/// owner, to perform once the root's lock is let go. `Waiter` is what a
-/// blocked caller waits on (a semaphore for `Root`; anything in tests):
-/// the machine only hands it back to be woken. The table of files is
+/// owner, to perform once the lock on the machine is let go. `Waiter` is
+/// what a blocked caller waits on (a semaphore for `Root`; anything in
+/// tests): the machine only hands it back to be woken. The table of files is
 /// not here: it is data the root's writer changes, not a decision.
 struct RootMachine<Waiter: Sendable>: Sendable {
     /// What the owner does for the machine.
