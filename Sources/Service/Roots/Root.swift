@@ -26,6 +26,7 @@ import WatchSources
 /// long query never holds up the watcher. `changes` sends the tick after
 /// each application: what subscriptions hang off.
 final class Root: Sendable {
+    /// Where the root is in its life (`RootPhase`).
     typealias Phase = RootPhase
 
     /// The machine of a live root: its waiters are semaphores.

@@ -49,12 +49,16 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         var syncing = 0
     }
 
+    /// Crawling, ready, or over for good.
     private(set) var phase: RootPhase = .crawling
+    /// What the watcher delivered and no one has applied yet.
     private(set) var inbox = Inbox()
     /// Sync cookies waited for, by serial.
     private(set) var cookies: [UInt64: Waiter] = [:]
     /// Those waiting for the first crawl to end.
     private(set) var readyWaiters: [Waiter] = []
+    /// Whole crawls since the first, and why the last one ran: what
+    /// replies warn of.
     private(set) var recrawls = 0
     private(set) var recrawlReason: String? = nil
     /// When the crawl under way, or the last one, began and ended (nil
