@@ -13,15 +13,15 @@ extension Root {
     /// the reader goes back to the kernel at once and never waits for the
     /// table.
     func receive(_ events: [FileEvent]) {
-        let schedule = inbox.withLock { inbox -> Bool in
-            inbox.events.append(contentsOf: events)
-            guard !inbox.scheduled, inbox.syncing == 0 else { return false }
-            inbox.scheduled = true
-            return true
-        }
-        guard schedule else { return }
-        // More records already queued: a storm, applied in bulk by the worker.
-        if Self.isQuick(events), !reader.hasQueued(), phase == .ready, let result = writing.withLockIfAvailable({ drainWriting() }) {
+        let quick = Self.isQuick(events)
+        decide { $0.received(events, quick: quick) }
+    }
+
+    /// `applyHere`: applies the inbox on the watcher's thread unless more
+    /// records are already queued (a storm, applied in bulk by the worker)
+    /// or someone writes the table; the worker drains it then.
+    func applyOnReader() {
+        if !reader.hasQueued(), let result = writing.withLockIfAvailable({ drainWriting() }) {
             finishDrain(result)
         } else {
             worker.async { [self] in drain() }
@@ -61,15 +61,9 @@ extension Root {
     /// without waking the worker for events it applies itself; wakes it
     /// afterwards for any that came too late.
     func drainingHere(_ body: () -> Void) {
-        inbox.withLock { $0.syncing += 1 }
+        machine.withLock { $0.syncBegan() }
         body()
-        let schedule = inbox.withLock { inbox -> Bool in
-            inbox.syncing -= 1
-            guard !inbox.events.isEmpty, !inbox.scheduled, inbox.syncing == 0 else { return false }
-            inbox.scheduled = true
-            return true
-        }
-        if schedule { worker.async { [self] in drain() } }
+        decide { $0.syncEnded() }
     }
 
     /// Applies everything queued, batch by batch: on the worker, on a
@@ -85,10 +79,9 @@ extension Root {
 
     /// What `drain` does once the lock is let go.
     private func finishDrain(_ result: (applied: Bool, exhausted: Bool)) {
-        let (applied, exhausted) = result
-        guard applied else { return }
-        changes.sendNext(state.withLock { $0.table.tick })
-        if exhausted { fail("the root's clock ran out of ticks; watch it again") }
+        guard result.applied else { return }
+        let tick = state.withLock { $0.table.tick }
+        decide { $0.applied(tick: tick, exhausted: result.exhausted) }
     }
 
     /// `drain`, with `writing` held: whether anything was applied, and
@@ -96,11 +89,7 @@ extension Root {
     private func drainWriting() -> (applied: Bool, exhausted: Bool) {
         var applied = false
         while true {
-            let events = inbox.withLock { inbox -> [FileEvent] in
-                defer { inbox.events = [] }
-                if inbox.events.isEmpty { inbox.scheduled = false }
-                return inbox.events
-            }
+            let events = machine.withLock { $0.takeEvents() }
             guard !events.isEmpty else { return (applied, state.withLock { $0.table.isExhausted }) }
             guard isLive else { continue }
             process(events)
@@ -111,7 +100,8 @@ extension Root {
     /// Looks again at what `events` name, applies what was found, and
     /// wakes the syncs whose cookies were among them.
     func process(_ events: [FileEvent]) {
-        let (shape, cookieDirectories, awaited) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0), Set($0.cookies.keys)) }
+        let (polled, awaited) = machine.withLock { ($0.polled, $0.awaitedCookies) }
+        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0, polled: polled)) }
         var plan = ChangePlan()
         for event in events {
             plan.add(event, root: path, shape: shape, cookieDirectories: cookieDirectories, awaited: awaited)
@@ -125,11 +115,8 @@ extension Root {
         if plan.configurationTouched { reloadConfiguration() }
         if !plan.cookies.isEmpty {
             // A sync moves the clock, as watchman's does: two synced clocks differ.
-            let waiters = state.withLock { state in
-                if plan.looks.isEmpty, !plan.overflowed { state.table.advance(now: Int64(time(nil))) }
-                return plan.cookies.compactMap { state.cookies.removeValue(forKey: $0) }
-            }
-            for waiter in waiters { waiter.signal() }
+            if plan.looks.isEmpty, !plan.overflowed { state.withLock { $0.table.advance(now: Int64(time(nil))) } }
+            decide { $0.cookiesSeen(plan.cookies) }
         }
     }
 

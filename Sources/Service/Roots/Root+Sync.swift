@@ -35,8 +35,8 @@ extension Root {
         }
         let seen = flushed && written.allSatisfy { $0.waiter.wait(timeout: deadline) == .success }
         guard seen else {
-            state.withLock { state in
-                for cookie in written { _ = state.cookies.removeValue(forKey: cookie.serial) }
+            machine.withLock { machine in
+                for cookie in written { machine.cookieAbandoned(cookie.serial) }
             }
             throw QueryError(Self.syncTimedOut(timeout))
         }
@@ -79,13 +79,13 @@ extension Root {
     /// `caughtUpSpin`, or events wait to be applied or are being applied
     /// (another thread holds `writing`).
     func syncWithoutWaiting() -> Bool {
-        guard phase == .ready, state.withLock({ $0.polled.isEmpty }),
+        guard machine.withLock({ $0.maySyncWithoutWaiting }),
               reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin), !directoryIsGone else { return false }
         var tick: UInt32?
         let synced = writing.withLockIfAvailable { () -> Bool in
             // Delivered but not applied yet: the worker's (or a batch
             // larger than the loop should apply).
-            guard inbox.withLock({ $0.events.isEmpty }) else { return false }
+            guard machine.withLock({ $0.isInboxEmpty }) else { return false }
             tick = advanceClockWriting()
             return true
         } ?? false
@@ -113,14 +113,14 @@ extension Root {
             var directory = absolute(relative)
             let (serial, name) = Cookies.nextName()
             let waiter = DispatchSemaphore(value: 0)
-            state.withLock { $0.cookies[serial] = waiter }
+            machine.withLock { $0.cookieAwaited(serial, waiter) }
             var error = Cookies.create(name, in: directory)
             if required, error != nil, !relative.isEmpty {
                 directory = path
                 error = Cookies.create(name, in: directory)
             }
             if let error {
-                state.withLock { _ = $0.cookies.removeValue(forKey: serial) }
+                machine.withLock { $0.cookieAbandoned(serial) }
                 guard !required else {
                     throw QueryError("unable to create the sync cookie in \(String(decoding: directory, as: UTF8.self)): \(String(cString: strerror(error)))")
                 }
@@ -140,7 +140,8 @@ extension Root {
     /// directory when a polled subtree holds it (nil when inotify watches
     /// it), and each other polled subtree that is a directory now.
     func cookieDirectories() -> (main: [UInt8]?, others: [[UInt8]]) {
-        let (main, polled) = state.withLock { state in (Self.cookieDirectory(of: state), state.polled) }
+        let polled = machine.withLock { $0.polled }
+        let main = state.withLock { Self.cookieDirectory(of: $0) }
         let covered = polled.contains { top in
             top.isEmpty || main == top || (main.starts(with: top) && main.count > top.count && main[top.count] == UInt8(ascii: "/"))
         }
@@ -152,8 +153,8 @@ extension Root {
     /// Where this process's cookies are cookies rather than files
     /// (relative): the first version-control directory the table holds
     /// (else the root), and each polled subtree.
-    static func cookieDirectories(of state: State) -> Set<[UInt8]> {
-        Set([cookieDirectory(of: state)]).union(state.polled)
+    static func cookieDirectories(of state: State, polled: Set<[UInt8]>) -> Set<[UInt8]> {
+        Set([cookieDirectory(of: state)]).union(polled)
     }
 
     /// The first version-control directory the table holds, else the root (relative).
@@ -168,11 +169,7 @@ extension Root {
     /// `waitUntilReady` with a deadline.
     func waitUntilReady(until deadline: DispatchTime) -> Bool {
         let waiter = DispatchSemaphore(value: 0)
-        let crawling = state.withLock { state -> Bool in
-            guard state.phase == .crawling else { return false }
-            state.readyWaiters.append(waiter)
-            return true
-        }
+        let crawling = machine.withLock { $0.waitForReady(waiter) }
         return !crawling || waiter.wait(timeout: deadline) == .success
     }
 }

@@ -13,7 +13,8 @@ extension Root {
     /// Returns the ids of the directories walked.
     @discardableResult
     func walk(from id: Int32, _ relative: [UInt8], threads: Int = 1) -> Set<Int32> {
-        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0)) }
+        let polled = machine.withLock { $0.polled }
+        let (shape, cookieDirectories) = state.withLock { ($0.shape, Self.cookieDirectories(of: $0, polled: polled)) }
         let queue = Locked(WalkQueue(pending: [(id, relative)]))
         let work = { @Sendable in
             while let directory = WalkQueue.take(queue) {
@@ -72,21 +73,16 @@ extension Root {
     /// valid: the crawl finds every difference (as watchman's recrawl);
     /// replies carry a warning saying it happened.
     func recrawl(because reason: String) {
-        state.withLock { state in
-            state.table.clearSeen()
-            state.recrawls += 1
-            state.recrawlReason = reason
-            state.crawlStarted = .now
-            state.crawlFinished = nil
-        }
+        state.withLock { $0.table.clearSeen() }
+        machine.withLock { $0.recrawlStarted(because: reason, now: .now) }
         let rootStat = FileStat.of(Cookies.cPath(path))
         let walked = walk(from: 0, [], threads: Root.crawlThreads)
         state.withLock { state in
             state.table.advance(now: Int64(time(nil)))
             if let rootStat { state.table.recordRoot(rootStat) }
             state.table.finishCrawl(walked)
-            state.crawlFinished = .now
         }
+        machine.withLock { $0.recrawlEnded(now: .now) }
     }
 
     /// Crawls again on the worker, after what is queued (`debug-recrawl`).
@@ -103,10 +99,11 @@ extension Root {
     /// The warning replies carry after a recrawl (watchman's wording),
     /// unless `suppress_recrawl_warnings` is set.
     var recrawlWarning: String? {
-        state.withLock { state in
-            guard state.recrawls > 0, let reason = state.recrawlReason else { return nil }
+        let (recrawls, reason) = machine.withLock { ($0.recrawls, $0.recrawlReason) }
+        guard recrawls > 0, let reason else { return nil }
+        return state.withLock { state in
             if case .bool(true)? = state.configuration.value("suppress_recrawl_warnings") { return nil }
-            return "Recrawled this watch \(state.recrawls) time\(state.recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
+            return "Recrawled this watch \(recrawls) time\(recrawls == 1 ? "" : "s"), most recently because:\n\(reason)\n"
                 + "To resolve, please review the information on\nhttps://facebook.github.io/watchman/docs/troubleshooting.html#recrawl"
         }
     }
@@ -164,14 +161,10 @@ extension Root {
     /// returns whether the root has been idle past `idle_reap_age_seconds`
     /// (and nothing keeps it), so that the registry lets it go.
     func housekeep(now: Int64) -> Bool {
-        let (configuration, lastAgeOut, lastUsed, kept) = state.withLock { ($0.configuration, $0.lastAgeOut, $0.lastUsed, $0.keptAlive) }
-        let interval = configuration.gcIntervalSeconds
-        if interval > 0, now - lastAgeOut >= interval {
-            ageOut(olderThan: configuration.gcAgeSeconds)
-            state.withLock { $0.lastAgeOut = now }
-        }
-        let idle = configuration.idleReapAgeSeconds
-        return idle > 0 && !kept && now - lastUsed >= idle
+        let configuration = state.withLock { $0.configuration }
+        let (actions, reap) = machine.withLock { $0.housekeep(wall: now, configuration) }
+        perform(actions)
+        return reap
     }
 }
 

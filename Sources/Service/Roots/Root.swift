@@ -7,57 +7,44 @@ import WatchSources
 /// One watched root: its table of what it has seen, kept current by one
 /// hot, shared `FileWatcher` subscription, and its clock.
 ///
-/// One writer at a time (`writing`): a worker queue does the first crawl,
-/// each batch of events the watcher delivers (`Root+Events`; a small batch
-/// of files is applied on the watcher's thread when no one else writes),
-/// and a full crawl after a queue overflow (`Root+Walk`); a sync applies
-/// what is queued on its own thread. File-system calls happen outside the
-/// lock; what they found is applied under it, one tick of the clock per
-/// application. Queries copy the table under the lock (a copy-on-write
-/// snapshot, O(1)) and evaluate outside it, so a long query never holds
-/// up the watcher. `changes` sends the tick after each application: what
-/// subscriptions hang off.
+/// What the root decides (crawling or ready or over, who waits for what,
+/// who applies the events delivered) is one `RootMachine` under a lock of
+/// its own (`machine`, never held with `state`'s, so that the watcher's
+/// thread handing over a batch never waits for the table being written):
+/// each input is given to it there, and the `Action`s it returns are
+/// performed here (`perform`) once the lock is let go, so no waiter is
+/// woken and no observer called under it.
+///
+/// One writer of the table at a time (`writing`): a worker queue does the
+/// first crawl, each batch of events the watcher delivers (`Root+Events`;
+/// a small batch of files is applied on the watcher's thread when no one
+/// else writes), and a full crawl after a queue overflow (`Root+Walk`); a
+/// sync applies what is queued on its own thread. File-system calls
+/// happen outside the lock; what they found is applied under it, one
+/// tick of the clock per application. Queries copy the table under the
+/// lock (a copy-on-write snapshot, O(1)) and evaluate outside it, so a
+/// long query never holds up the watcher. `changes` sends the tick after
+/// each application: what subscriptions hang off.
 final class Root: Sendable {
-    enum Phase: Sendable, Equatable {
-        case crawling
-        case ready
-        /// Gone for good (the root was deleted, or could not be watched).
-        case failed(String)
-        /// `watch-del`, `watch-del-all`, or the service stopping.
-        case cancelled
-    }
+    /// Where the root is in its life (`RootPhase`).
+    typealias Phase = RootPhase
 
+    /// The machine of a live root: its waiters are semaphores.
+    typealias Machine = RootMachine<DispatchSemaphore>
+
+    /// What the root's lock guards: the table, and the configuration it
+    /// is kept under.
     struct State: Sendable {
         var table: FileTable
-        var phase: Phase = .crawling
         var cursors: [String: UInt64] = [:]
         var configuration: RootConfiguration
         var shape: WatchShape
-        /// Sync cookies waited for, by serial.
-        var cookies: [UInt64: DispatchSemaphore] = [:]
-        /// Those waiting for the first crawl to end.
-        var readyWaiters: [DispatchSemaphore] = []
-        var recrawls = 0
-        /// When the crawl under way, or the last one, began and ended (nil
-        /// while it runs): what `debug-root-status` reports.
-        var crawlStarted = ContinuousClock.now
-        var crawlFinished: ContinuousClock.Instant? = nil
-        var recrawlReason: String? = nil
         /// Why the `.watchmanconfig` now on disk is not used (the one before it is).
         var configurationProblem: String? = nil
         /// Directories the last walk could not list (relative path to the
         /// reason), reported as a warning until one lists again: what is
         /// below them counts as deleted meanwhile, as watchman has it.
         var unlistable: [[UInt8]: String] = [:]
-        /// Polled subtrees (relative), where sync cookies are written too.
-        var polled: Set<[UInt8]> = []
-        /// When a command last used the root (Unix seconds), for reaping.
-        var lastUsed: Int64
-        /// When deleted entries were last aged out (Unix seconds).
-        var lastAgeOut: Int64 = Int64(time(nil))
-        /// Something other than commands keeps the root (issue 25's
-        /// subscriptions and triggers): it is not reaped while idle.
-        var keptAlive = false
         var subscription: (any Disposable)? = nil
         var noticeSubscription: (any Disposable)? = nil
     }
@@ -69,7 +56,9 @@ final class Root: Sendable {
     /// When the root was watched (its `uptime`).
     let started = ContinuousClock.now
     let state: Locked<State>
-    let inbox = Locked(Inbox())
+    /// What the root decides. Taken alone: never while holding `state`,
+    /// nor `state` while holding it.
+    let machine: Locked<Machine>
     /// Held by whoever writes the table from what was found (the crawl,
     /// `drain`): the worker, or a sync catching up on its own thread. Taken
     /// before `state`, never while holding it.
@@ -84,15 +73,6 @@ final class Root: Sendable {
     /// Called once when the root fails by itself (deleted): the registry lets it go.
     let onFailure: @Sendable (Root) -> Void
 
-    struct Inbox: Sendable {
-        var events: [FileEvent] = []
-        /// A drain is queued on the worker (or running there).
-        var scheduled = false
-        /// Syncs about to drain on their own threads: the worker is not
-        /// woken for what they will apply anyway.
-        var syncing = 0
-    }
-
     init(path: [UInt8], number: UInt64, configuration: RootConfiguration, rootStat: FileStat,
          onFailure: @escaping @Sendable (Root) -> Void) {
         self.path = path
@@ -100,8 +80,8 @@ final class Root: Sendable {
         self.onFailure = onFailure
         worker = DispatchQueue(label: "rwatch-root-\(number)")
         hashes = ContentHashes(capacity: Int(clamping: configuration.value("content_hash_max_items")?.integer ?? Int64(ContentHashes.defaultCapacity)))
-        state = Locked(State(table: FileTable(root: rootStat), configuration: configuration,
-                             shape: WatchShape(configuration), lastUsed: Int64(time(nil))))
+        state = Locked(State(table: FileTable(root: rootStat), configuration: configuration, shape: WatchShape(configuration)))
+        machine = Locked(Machine(now: .now, wall: Int64(time(nil))))
     }
 
     var filePath: FilePath { FilePath(bytes: path) }
@@ -109,33 +89,23 @@ final class Root: Sendable {
     /// Subscribes to the watcher, then crawls; `waitUntilReady` returns once done.
     func start() {
         worker.async { [self] in
-            let waiters = writing.withLock { () -> [DispatchSemaphore] in
+            let actions = writing.withLock { () -> [Machine.Action] in
                 subscribe()
                 guard isLive else { return [] }
                 state.withLock { $0.table.setLogging(false) }
                 walk(from: 0, [], threads: Root.crawlThreads)
-                return state.withLock { state -> [DispatchSemaphore] in
-                    state.table.setLogging(true)
-                    if state.phase == .crawling { state.phase = .ready }
-                    state.crawlFinished = .now
-                    defer { state.readyWaiters = [] }
-                    return state.readyWaiters
-                }
+                state.withLock { $0.table.setLogging(true) }
+                return machine.withLock { $0.crawlEnded(now: .now) }
             }
-            for waiter in waiters { waiter.signal() }
+            perform(actions)
             warmHashes(nil)
             changes.sendNext(state.withLock { $0.table.tick })
             drain()
         }
     }
 
-    var phase: Phase { state.withLock { $0.phase } }
-    var isLive: Bool {
-        switch phase {
-        case .crawling, .ready: true
-        case .failed, .cancelled: false
-        }
-    }
+    var phase: Phase { machine.withLock { $0.phase } }
+    var isLive: Bool { machine.withLock { $0.isLive } }
 
     /// Waits until the first crawl is done (or the root failed); false on timeout.
     func waitUntilReady(timeout: Duration) -> Bool {
@@ -144,7 +114,7 @@ final class Root: Sendable {
 
     /// Notes that a command used the root.
     func touch() {
-        state.withLock { $0.lastUsed = Int64(time(nil)) }
+        machine.withLock { $0.used(wall: Int64(time(nil))) }
     }
 
     /// Subscribes to the watcher with the current shape (blocks until its watches are in place).
@@ -173,35 +143,51 @@ final class Root: Sendable {
     private func noted(_ notice: WatchNotice) {
         guard case .polling = notice.kind,
               let relative = notice.path.withBytes({ ChangePlan.relative(Array($0), to: path) }) else { return }
-        state.withLock { _ = $0.polled.insert(relative) }
+        machine.withLock { $0.polledSubtree(relative) }
     }
 
     /// Stops watching: the watcher is let go, waiters are told.
     func cancel() {
-        finish(.cancelled)
+        decide { $0.cancelled() }
     }
 
     /// The root failed by itself: stop, and leave the registry.
     func fail(_ reason: String) {
-        guard isLive else { return }
-        finish(.failed(reason))
-        onFailure(self)
+        decide { $0.failed(reason) }
     }
 
-    private func finish(_ phase: Phase) {
-        let (subscriptions, waiters) = state.withLock { state -> ([any Disposable], [DispatchSemaphore]) in
-            state.phase = phase
-            let subscriptions = [state.subscription, state.noticeSubscription].compactMap { $0 }
-            state.subscription = nil
-            state.noticeSubscription = nil
-            let waiters = state.readyWaiters + Array(state.cookies.values)
-            state.readyWaiters = []
-            state.cookies = [:]
-            return (subscriptions, waiters)
+    /// Gives the machine one input under its lock, then performs what it decided.
+    func decide(_ input: (inout Machine) -> [Machine.Action]) {
+        perform(machine.withLock { input(&$0) })
+    }
+
+    /// Carries out the machine's actions, in order, with no lock held.
+    /// `applyHere` is only returned to the watcher's thread (`receive`).
+    func perform(_ actions: [Machine.Action]) {
+        for action in actions {
+            switch action {
+            case .applyHere: applyOnReader()
+            case .scheduleDrain: worker.async { [self] in drain() }
+            case .publishTick(let tick): changes.sendNext(tick)
+            case .signal(let waiter): waiter.signal()
+            case .stopWatching: stopWatching()
+            case .completeChanges: changes.sendCompleted()
+            case .leaveRegistry: onFailure(self)
+            case .ageOut(let seconds): ageOut(olderThan: seconds)
+            }
+        }
+    }
+
+    /// Lets go of the watcher's subscriptions.
+    private func stopWatching() {
+        let subscriptions = state.withLock { state -> [any Disposable] in
+            defer {
+                state.subscription = nil
+                state.noticeSubscription = nil
+            }
+            return [state.subscription, state.noticeSubscription].compactMap { $0 }
         }
         for subscription in subscriptions { subscription.dispose() }
-        for waiter in waiters { waiter.signal() }
-        changes.sendCompleted()
     }
 
     /// Why the root can answer nothing, or nil while it can.

@@ -78,33 +78,26 @@ extension Root {
         let now = ContinuousClock.now
         let fileSystemType = MountTable.fileSystemType(of: filePath) ?? "unknown"
         let warning = recrawlWarning
+        let machine = self.machine.withLock { $0 }
         return state.withLock { state in
             let directory = Self.cookieDirectory(of: state)
             let cookieDirectory = directory.isEmpty ? path : path + [UInt8(ascii: "/")] + directory
-            let crawl: RootStatus.Crawl = if let finished = state.crawlFinished {
-                .finished(millisecondsAgo: Self.milliseconds(now - finished), took: Self.milliseconds(finished - state.crawlStarted))
+            let crawl: RootStatus.Crawl = if let finished = machine.crawlFinished {
+                .finished(millisecondsAgo: Self.milliseconds(now - finished), took: Self.milliseconds(finished - machine.crawlStarted))
             } else {
-                .running(milliseconds: Self.milliseconds(now - state.crawlStarted), again: state.recrawls > 0)
+                .running(milliseconds: Self.milliseconds(now - machine.crawlStarted), again: machine.recrawls > 0)
             }
             return RootStatus(
                 path: path, fileSystemType: fileSystemType, uptimeSeconds: (now - started).components.seconds,
                 cookieDirectory: cookieDirectory,
-                cookies: state.cookies.keys.sorted().map { cookieDirectory + [UInt8(ascii: "/")] + Cookies.prefix + Array(String($0).utf8) },
-                recrawls: state.recrawls, recrawlReason: state.recrawlReason, warning: warning, crawl: crawl,
-                cancelled: Self.isOver(state.phase), parallelCrawl: Root.crawlThreads > 1)
+                cookies: machine.awaitedCookies.sorted().map { cookieDirectory + [UInt8(ascii: "/")] + Cookies.prefix + Array(String($0).utf8) },
+                recrawls: machine.recrawls, recrawlReason: machine.recrawlReason, warning: warning, crawl: crawl,
+                cancelled: !machine.isLive, parallelCrawl: Root.crawlThreads > 1)
         }
     }
 
     private static func milliseconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-
-    /// Cancelled or failed: watchman's `cancelled` covers both.
-    private static func isOver(_ phase: Phase) -> Bool {
-        switch phase {
-        case .crawling, .ready: false
-        case .failed, .cancelled: true
-        }
     }
 }

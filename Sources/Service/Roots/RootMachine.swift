@@ -1,0 +1,256 @@
+import WatchSources
+
+/// Everything a root decides about its life and its syncing, as a value:
+/// whether it crawls, is ready or is over; who waits for the first crawl
+/// and for which sync cookie; the events delivered and not yet applied,
+/// and who applies them (the reader's thread, the worker, a sync on its
+/// own thread); its recrawls; when it was last used and what keeps it.
+///
+/// It owns no thread, lock, clock or file: time comes with each input,
+/// and what needs doing comes back as `Action`s for `Root`, its one
+/// owner, to perform once the lock on the machine is let go. `Waiter` is
+/// what a blocked caller waits on (a semaphore for `Root`; anything in
+/// tests): the machine only hands it back to be woken. The table of files is
+/// not here: it is data the root's writer changes, not a decision.
+struct RootMachine<Waiter: Sendable>: Sendable {
+    /// What the owner does for the machine.
+    enum Action: Sendable {
+        /// Applies the inbox on this thread (the reader's) when the reader
+        /// has nothing more queued and no one writes the table; else as
+        /// `scheduleDrain`.
+        case applyHere
+        /// Queues a drain of the inbox on the worker.
+        case scheduleDrain
+        /// Tells `changes` the clock reached this tick (what
+        /// subscriptions run their queries on).
+        case publishTick(UInt32)
+        /// Wakes one blocked caller (a first crawl ended, a cookie seen,
+        /// the root over).
+        case signal(Waiter)
+        /// Lets go of the watcher's subscriptions.
+        case stopWatching
+        /// Completes `changes`: no tick follows.
+        case completeChanges
+        /// Tells the registry the root failed by itself, so it lets it go.
+        case leaveRegistry
+        /// Forgets entries deleted more than this many seconds ago.
+        case ageOut(olderThan: Int64)
+    }
+
+    /// The events the watcher delivered that are not applied yet, and
+    /// who will apply them.
+    struct Inbox: Sendable {
+        var events: [FileEvent] = []
+        /// A drain is queued on the worker (or running there, or on the
+        /// reader's thread).
+        var scheduled = false
+        /// Syncs about to drain on their own threads: the worker is not
+        /// woken for what they will apply anyway.
+        var syncing = 0
+    }
+
+    /// Crawling, ready, or over for good.
+    private(set) var phase: RootPhase = .crawling
+    /// What the watcher delivered and no one has applied yet.
+    private(set) var inbox = Inbox()
+    /// Sync cookies waited for, by serial.
+    private(set) var cookies: [UInt64: Waiter] = [:]
+    /// Those waiting for the first crawl to end.
+    private(set) var readyWaiters: [Waiter] = []
+    /// Whole crawls since the first, and why the last one ran: what
+    /// replies warn of.
+    private(set) var recrawls = 0
+    private(set) var recrawlReason: String? = nil
+    /// When the crawl under way, or the last one, began and ended (nil
+    /// while it runs): what `debug-root-status` reports.
+    private(set) var crawlStarted: ContinuousClock.Instant
+    private(set) var crawlFinished: ContinuousClock.Instant? = nil
+    /// Polled subtrees (relative), where sync cookies are written too.
+    private(set) var polled: Set<[UInt8]> = []
+    /// When a command last used the root (Unix seconds), for reaping.
+    private(set) var lastUsed: Int64
+    /// When deleted entries were last aged out (Unix seconds).
+    private(set) var lastAgeOut: Int64
+    /// Something other than commands keeps the root (subscriptions and
+    /// triggers): it is not reaped while idle.
+    private(set) var keptAlive = false
+
+    /// A root about to crawl for the first time, at `now` (monotonic) and
+    /// `wall` (Unix seconds).
+    init(now: ContinuousClock.Instant, wall: Int64) {
+        crawlStarted = now
+        lastUsed = wall
+        lastAgeOut = wall
+    }
+
+    /// Crawling or ready: not failed nor cancelled.
+    var isLive: Bool {
+        switch phase {
+        case .crawling, .ready: true
+        case .failed, .cancelled: false
+        }
+    }
+
+    // MARK: Events
+
+    /// The watcher delivered `events`. Queued; the first batch after a
+    /// drain wakes one applier: this thread for a `quick` batch (a few
+    /// `lstat`s) on a ready root, else the worker. None while a drain is
+    /// scheduled (it takes these too) or a sync is about to drain.
+    mutating func received(_ events: [FileEvent], quick: Bool) -> [Action] {
+        inbox.events.append(contentsOf: events)
+        guard !inbox.scheduled, inbox.syncing == 0 else { return [] }
+        inbox.scheduled = true
+        return [quick && phase == .ready ? .applyHere : .scheduleDrain]
+    }
+
+    /// The events to apply next, taken out of the inbox; none (and no
+    /// drain scheduled any more) once it is empty.
+    mutating func takeEvents() -> [FileEvent] {
+        defer { inbox.events = [] }
+        if inbox.events.isEmpty { inbox.scheduled = false }
+        return inbox.events
+    }
+
+    /// A drain applied what it took; the clock is at `tick`. Subscriptions
+    /// are told; a clock out of ticks ends the root (a new instance:
+    /// clients watch again and get one fresh answer, rather than a clock
+    /// that wrapped).
+    mutating func applied(tick: UInt32, exhausted: Bool) -> [Action] {
+        [.publishTick(tick)] + (exhausted ? failed(Self.clockExhausted) : [])
+    }
+
+    /// Why a root whose clock ran out ended.
+    static var clockExhausted: String { "the root's clock ran out of ticks; watch it again" }
+
+    /// A sync is about to drain on its own thread.
+    mutating func syncBegan() {
+        inbox.syncing += 1
+    }
+
+    /// A sync has drained: events that came too late for it (and that no
+    /// one else will apply) wake the worker.
+    mutating func syncEnded() -> [Action] {
+        inbox.syncing -= 1
+        guard !inbox.events.isEmpty, !inbox.scheduled, inbox.syncing == 0 else { return [] }
+        inbox.scheduled = true
+        return [.scheduleDrain]
+    }
+
+    /// Whether a sync can answer on the caller's thread, before asking
+    /// the reader: the root is ready and nothing is polled (no cookie to
+    /// wait for).
+    var maySyncWithoutWaiting: Bool {
+        phase == .ready && polled.isEmpty
+    }
+
+    /// Whether nothing delivered waits to be applied.
+    var isInboxEmpty: Bool { inbox.events.isEmpty }
+
+    // MARK: Crawls
+
+    /// The first crawl ended at `now`: the root is ready (unless it ended
+    /// meanwhile), and those waiting for it are woken.
+    mutating func crawlEnded(now: ContinuousClock.Instant) -> [Action] {
+        if phase == .crawling { phase = .ready }
+        crawlFinished = now
+        defer { readyWaiters = [] }
+        return readyWaiters.map { .signal($0) }
+    }
+
+    /// A whole crawl again, from `now`, because of `reason`.
+    mutating func recrawlStarted(because reason: String, now: ContinuousClock.Instant) {
+        recrawls += 1
+        recrawlReason = reason
+        crawlStarted = now
+        crawlFinished = nil
+    }
+
+    /// A recrawl ended at `now`.
+    mutating func recrawlEnded(now: ContinuousClock.Instant) {
+        crawlFinished = now
+    }
+
+    /// Someone waits for the first crawl on `waiter`: false (and not
+    /// kept) when there is nothing to wait for.
+    mutating func waitForReady(_ waiter: Waiter) -> Bool {
+        guard phase == .crawling else { return false }
+        readyWaiters.append(waiter)
+        return true
+    }
+
+    // MARK: Cookies
+
+    /// A sync waits on `waiter` for the cookie `serial`.
+    mutating func cookieAwaited(_ serial: UInt64, _ waiter: Waiter) {
+        cookies[serial] = waiter
+    }
+
+    /// A sync no longer waits for `serial` (not written, or timed out).
+    mutating func cookieAbandoned(_ serial: UInt64) {
+        cookies[serial] = nil
+    }
+
+    /// The serials of the cookies waited for.
+    var awaitedCookies: Set<UInt64> { Set(cookies.keys) }
+
+    /// The watcher saw the cookies `serials`: their syncs are woken.
+    mutating func cookiesSeen(_ serials: [UInt64]) -> [Action] {
+        serials.compactMap { cookies.removeValue(forKey: $0) }.map { .signal($0) }
+    }
+
+    /// The poller announced a polled subtree (relative): syncs write a
+    /// cookie there too.
+    mutating func polledSubtree(_ relative: [UInt8]) {
+        polled.insert(relative)
+    }
+
+    // MARK: The end
+
+    /// The root failed by itself (`reason`): it stops watching, wakes
+    /// every waiter, ends `changes` and leaves the registry. Nothing if
+    /// it was over already.
+    mutating func failed(_ reason: String) -> [Action] {
+        guard isLive else { return [] }
+        return finish(.failed(reason)) + [.leaveRegistry]
+    }
+
+    /// `watch-del`, `watch-del-all`, or the service stopping.
+    mutating func cancelled() -> [Action] {
+        finish(.cancelled)
+    }
+
+    private mutating func finish(_ end: RootPhase) -> [Action] {
+        phase = end
+        let waiters = readyWaiters + Array(cookies.values)
+        readyWaiters = []
+        cookies = [:]
+        return [.stopWatching] + waiters.map { .signal($0) } + [.completeChanges]
+    }
+
+    // MARK: Use and care
+
+    /// A command used the root at `wall` (Unix seconds).
+    mutating func used(wall: Int64) {
+        lastUsed = wall
+    }
+
+    /// Whether subscriptions or triggers keep the root.
+    mutating func keep(_ kept: Bool) {
+        keptAlive = kept
+    }
+
+    /// Periodic care at `wall` (Unix seconds): ages out deleted entries
+    /// every `configuration.gcIntervalSeconds`; `reap` when the root has
+    /// been idle past `idleReapAgeSeconds` and nothing keeps it.
+    mutating func housekeep(wall: Int64, _ configuration: RootConfiguration) -> (actions: [Action], reap: Bool) {
+        var actions: [Action] = []
+        let interval = configuration.gcIntervalSeconds
+        if interval > 0, wall - lastAgeOut >= interval {
+            actions.append(.ageOut(olderThan: configuration.gcAgeSeconds))
+            lastAgeOut = wall
+        }
+        let idle = configuration.idleReapAgeSeconds
+        return (actions, idle > 0 && !keptAlive && wall - lastUsed >= idle)
+    }
+}
