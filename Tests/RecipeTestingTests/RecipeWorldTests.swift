@@ -21,6 +21,33 @@ import Testing
         #expect(test.started.first?.at == .milliseconds(1_251))
     }
 
+    /// A watch says where it is, down the stream (`settlingVCS(of:servedBy:)`):
+    /// while a service serves it, the service holds git's operations and
+    /// the settle lets a checkout through as it comes; once the watch is
+    /// local again (its service went away), the settle watches the
+    /// repository again and the next checkout is one run.
+    @Test func theSettleHoldsAgainOnceTheWatchIsNoLongerServed() {
+        let served = PublishSubject<Bool>()
+        let recipe = Recipe("placed", "settled while the watch is local") {
+            FileWatcher.batches(["."]).settlingVCS(of: ["."], servedBy: served.asSignal())
+                .batched(.milliseconds(50), maxWait: .milliseconds(100)).run(["make"])
+        }
+        let files = Dictionary(uniqueKeysWithValues: (0..<200).map { ("src/file\($0).c", "") })
+        let test = RecipeTest(recipe, files: files.merging([".git/HEAD": "ref: main"]) { $1 })
+        test.advance(to: .seconds(1))
+        served.sendNext(true)
+        test.gitCheckout(Dictionary(uniqueKeysWithValues: (0..<200).map { ("src/file\($0).c", "v2") }), at: .seconds(2))
+        test.advance(to: .seconds(5))
+        // Served: nothing here holds it (the service would), so --max-wait cuts it.
+        let whileServed = test.runs.count
+        #expect(whileServed > 1)
+        served.sendNext(false)
+        test.gitCheckout(Dictionary(uniqueKeysWithValues: (0..<200).map { ("src/file\($0).c", "v3") }), at: .seconds(6))
+        test.advance(to: .seconds(10))
+        #expect(test.runs.count == whileServed + 1)
+        #expect(test.runs.last?.paths.count == 200)
+    }
+
     static let everything = Recipe("everything", "make on any change") {
         FileWatcher.watch(["."]).batched(.milliseconds(50)).run(["make"])
     }
