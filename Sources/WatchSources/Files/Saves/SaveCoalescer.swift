@@ -8,7 +8,8 @@ import SystemPackage
 /// find, a served watch what the service's results say (`Origin.look`);
 /// each backend keeps only what it alone sees (a pass, a result's names).
 ///
-/// Per path it remembers one of five things:
+/// Per path it remembers one of these (and, a moment, that it was just
+/// removed: made again, it is rewritten, not new):
 /// - **vanished**: the path was renamed to a name nobody reports (a
 ///   backup) or, for a watched single file, deleted: the first step of
 ///   vim's and emacs' saves, and of JetBrains' safe write. That event is
@@ -38,6 +39,10 @@ import SystemPackage
 /// - **saved**: just saved. An attribute change within `settle` is part of
 ///   the same save (vim sets the mode after writing, JetBrains copies the
 ///   old file's attributes) and is not reported again.
+/// - **emptied**: found changed and empty by a look (a poll pass, a
+///   service's result): a rewrite in place caught between its truncation
+///   and its write. A later look that finds it written makes the two one
+///   change; none within `freshWindow`, the emptying was the change.
 ///
 ///     vim:       foo→foo~ · create foo · write · close · chmod  ⇒  modified, closedWrite
 ///     in place:  truncate · write · close                      ⇒  modified, closedWrite
