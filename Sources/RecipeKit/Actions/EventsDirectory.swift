@@ -100,8 +100,10 @@ package final class EventsDirectory: Sendable {
     /// busy; else `/tmp`.
     private static var temporaryBase: String {
         for name in ["TMPDIR", "XDG_RUNTIME_DIR"] {
-            // An environment variable's value, a path used as it is: decoded only to build the template.
-            if let value = getenv(name).map({ String(cString: $0) }), !value.isEmpty { return value }
+            // The directory's path is kept as text (it is handed to the run
+            // as RWATCH_EVENTS_FILE): a value that is not UTF-8 is passed
+            // over rather than decoded into another path.
+            if let value = getenv(name).flatMap({ String(validatingCString: $0) }), !value.isEmpty { return value }
         }
         return "/tmp"
     }
