@@ -14,14 +14,16 @@ extension Root {
     /// table.
     func receive(_ events: [FileEvent]) {
         let quick = Self.isQuick(events)
-        decide { $0.received(events, quick: quick) }
+        // Asked here, on the reader's own thread, between two of its
+        // deliveries: what the kernel queued behind this batch.
+        let behind = quick && reader.hasQueued()
+        decide { $0.received(events, quick: quick, readerBehind: behind) }
     }
 
-    /// `applyHere`: applies the inbox on the watcher's thread unless more
-    /// records are already queued (a storm, applied in bulk by the worker)
-    /// or someone writes the table; the worker drains it then.
+    /// `applyHere`: applies the inbox on the watcher's thread unless
+    /// someone writes the table; the worker drains it then.
     func applyOnReader() {
-        if !reader.hasQueued(), let result = writing.withLockIfAvailable({ drainWriting() }) {
+        if let result = writing.withLockIfAvailable({ drainWriting() }) {
             finishDrain(result)
         } else {
             worker.async { [self] in drain() }

@@ -35,9 +35,7 @@ extension Root {
         }
         let seen = flushed && written.allSatisfy { $0.waiter.wait(timeout: deadline) == .success }
         guard seen else {
-            machine.withLock { machine in
-                for cookie in written { machine.cookieAbandoned(cookie.serial) }
-            }
+            machine.withLock { $0.syncDeadlinePassed(written.map(\.serial)) }
             throw QueryError(Self.syncTimedOut(timeout))
         }
         if let reason = unavailableReason { throw QueryError(reason) }
@@ -58,16 +56,17 @@ extension Root {
     /// Moves the clock one tick with nothing changed (what a cookie seen
     /// does), and tells subscriptions, as a change applied would.
     private func advanceClock() {
-        if let tick = writing.withLock({ advanceClockWriting() }) { changes.sendNext(tick) }
+        let moved = writing.withLock { advanceClockWriting() }
+        decide { $0.applied(tick: moved.tick, exhausted: moved.exhausted) }
     }
 
-    /// `advanceClock`'s part under `writing`: the tick reached, nil when
-    /// the clock is exhausted (the next drain lets the root go).
-    private func advanceClockWriting() -> UInt32? {
-        state.withLock { state -> UInt32? in
-            guard !state.table.isExhausted else { return nil }
-            state.table.advance(now: Int64(time(nil)))
-            return state.table.tick
+    /// `advanceClock`'s part under `writing`: the tick reached, and
+    /// whether the clock is exhausted (then it did not move, and the
+    /// machine lets the root go).
+    private func advanceClockWriting() -> (tick: UInt32, exhausted: Bool) {
+        state.withLock { state in
+            if !state.table.isExhausted { state.table.advance(now: Int64(time(nil))) }
+            return (state.table.tick, state.table.isExhausted)
         }
     }
 
@@ -81,16 +80,14 @@ extension Root {
     func syncWithoutWaiting() -> Bool {
         guard machine.withLock({ $0.maySyncWithoutWaiting }),
               reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin), !directoryIsGone else { return false }
-        var tick: UInt32?
-        let synced = writing.withLockIfAvailable { () -> Bool in
+        let moved = writing.withLockIfAvailable { () -> (tick: UInt32, exhausted: Bool)? in
             // Delivered but not applied yet: the worker's (or a batch
             // larger than the loop should apply).
-            guard machine.withLock({ $0.isInboxEmpty }) else { return false }
-            tick = advanceClockWriting()
-            return true
-        } ?? false
-        guard synced else { return false }
-        if let tick { changes.sendNext(tick) }
+            guard machine.withLock({ $0.isInboxEmpty }) else { return nil }
+            return advanceClockWriting()
+        } ?? nil
+        guard let moved else { return false }
+        decide { $0.applied(tick: moved.tick, exhausted: moved.exhausted) }
         return true
     }
 

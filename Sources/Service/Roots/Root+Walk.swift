@@ -90,7 +90,8 @@ extension Root {
         let done = DispatchSemaphore(value: 0)
         worker.async { [self] in
             writing.withLock { if isLive { recrawl(because: reason) } }
-            if isLive { changes.sendNext(state.withLock { $0.table.tick }) }
+            let (tick, exhausted) = state.withLock { ($0.table.tick, $0.table.isExhausted) }
+            decide { $0.applied(tick: tick, exhausted: exhausted) }
             done.signal()
         }
         done.wait()

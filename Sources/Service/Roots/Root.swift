@@ -99,7 +99,8 @@ final class Root: Sendable {
             }
             perform(actions)
             warmHashes(nil)
-            changes.sendNext(state.withLock { $0.table.tick })
+            let (tick, exhausted) = state.withLock { ($0.table.tick, $0.table.isExhausted) }
+            decide { $0.applied(tick: tick, exhausted: exhausted) }
             drain()
         }
     }

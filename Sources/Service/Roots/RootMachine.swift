@@ -93,15 +93,18 @@ struct RootMachine<Waiter: Sendable>: Sendable {
 
     // MARK: Events
 
-    /// The watcher delivered `events`. Queued; the first batch after a
-    /// drain wakes one applier: this thread for a `quick` batch (a few
-    /// `lstat`s) on a ready root, else the worker. None while a drain is
-    /// scheduled (it takes these too) or a sync is about to drain.
-    mutating func received(_ events: [FileEvent], quick: Bool) -> [Action] {
+    /// The watcher delivered `events`, and its reader has `readerBehind`
+    /// more records queued in the kernel (a storm). Queued; the first
+    /// batch after a drain wakes one applier: this thread for a `quick`
+    /// batch (a few `lstat`s) on a ready root with nothing behind it,
+    /// else the worker (which applies a storm's batches at once). None
+    /// while a drain is scheduled (it takes these too) or a sync is about
+    /// to drain.
+    mutating func received(_ events: [FileEvent], quick: Bool, readerBehind: Bool) -> [Action] {
         inbox.events.append(contentsOf: events)
         guard !inbox.scheduled, inbox.syncing == 0 else { return [] }
         inbox.scheduled = true
-        return [quick && phase == .ready ? .applyHere : .scheduleDrain]
+        return [quick && !readerBehind && phase == .ready ? .applyHere : .scheduleDrain]
     }
 
     /// The events to apply next, taken out of the inbox; none (and no
@@ -112,12 +115,15 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         return inbox.events
     }
 
-    /// A drain applied what it took; the clock is at `tick`. Subscriptions
-    /// are told; a clock out of ticks ends the root (a new instance:
-    /// clients watch again and get one fresh answer, rather than a clock
-    /// that wrapped).
+    /// The clock moved to `tick`: a drain applied what it took, a crawl
+    /// or recrawl ended, or a sync moved it with nothing changed (as
+    /// watchman's cookie does). Subscriptions are told, by this input
+    /// only; a clock out of ticks ends the root (a new instance: clients
+    /// watch again and get one fresh answer, rather than a clock that
+    /// wrapped). Nothing once the root is over: `changes` has completed.
     mutating func applied(tick: UInt32, exhausted: Bool) -> [Action] {
-        [.publishTick(tick)] + (exhausted ? failed(Self.clockExhausted) : [])
+        guard isLive else { return [] }
+        return [.publishTick(tick)] + (exhausted ? failed(Self.clockExhausted) : [])
     }
 
     /// Why a root whose clock ran out ended.
@@ -186,9 +192,16 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         cookies[serial] = waiter
     }
 
-    /// A sync no longer waits for `serial` (not written, or timed out).
+    /// A sync no longer waits for `serial`: it could not be written.
     mutating func cookieAbandoned(_ serial: UInt64) {
         cookies[serial] = nil
+    }
+
+    /// A sync's deadline passed before all of its cookies (`serials`)
+    /// were seen: it waits for none of them any more, and a cookie seen
+    /// later wakes no one.
+    mutating func syncDeadlinePassed(_ serials: [UInt64]) {
+        for serial in serials { cookies[serial] = nil }
     }
 
     /// The serials of the cookies waited for.

@@ -55,18 +55,18 @@ import WatchmanProtocol
     /// while a drain is scheduled, later batches only queue.
     @Test func aBatchWakesOneApplier() {
         var machine = Self.machine()
-        let step5 = machine.received(Self.save, quick: true)
+        let step5 = machine.received(Self.save, quick: true, readerBehind: false)
         #expect(Self.names(step5) == ["applyHere"])
-        let step6 = machine.received(Self.save, quick: true)
+        let step6 = machine.received(Self.save, quick: true, readerBehind: false)
         #expect(Self.names(step6).isEmpty)
         let step7 = machine.takeEvents()
         #expect(step7.count == 2)
         let step8 = machine.takeEvents()
         #expect(step8.isEmpty)
-        let step9 = machine.received(Self.save, quick: false)
+        let step9 = machine.received(Self.save, quick: false, readerBehind: false)
         #expect(Self.names(step9) == ["scheduleDrain"])
         var crawling = Self.machine(ready: false)
-        let step10 = crawling.received(Self.save, quick: true)
+        let step10 = crawling.received(Self.save, quick: true, readerBehind: false)
         #expect(Self.names(step10) == ["scheduleDrain"])
     }
 
@@ -74,16 +74,16 @@ import WatchmanProtocol
     /// while it applied is taken by the same drain, not a second one.
     @Test func aDrainTakesWhatCameWhileItApplied() {
         var machine = Self.machine()
-        _ = machine.received(Self.save, quick: false)
+        _ = machine.received(Self.save, quick: false, readerBehind: false)
         let step11 = machine.takeEvents()
         #expect(step11.count == 1)
-        let step12 = machine.received(Self.save, quick: false)
+        let step12 = machine.received(Self.save, quick: false, readerBehind: false)
         #expect(Self.names(step12).isEmpty)
         let step13 = machine.takeEvents()
         #expect(step13.count == 1)
         let step14 = machine.takeEvents()
         #expect(step14.isEmpty)
-        let step15 = machine.received(Self.save, quick: false)
+        let step15 = machine.received(Self.save, quick: false, readerBehind: false)
         #expect(Self.names(step15) == ["scheduleDrain"])
     }
 
@@ -93,7 +93,7 @@ import WatchmanProtocol
         var machine = Self.machine()
         machine.syncBegan()
         machine.syncBegan()
-        let step16 = machine.received(Self.save, quick: true)
+        let step16 = machine.received(Self.save, quick: true, readerBehind: false)
         #expect(Self.names(step16).isEmpty)
         let step17 = machine.syncEnded()
         #expect(Self.names(step17).isEmpty)
@@ -116,7 +116,24 @@ import WatchmanProtocol
         #expect(Self.names(exhausted) == ["publishTick 8", "stopWatching", "completeChanges", "leaveRegistry"])
         #expect(machine.phase == .failed(Machine.clockExhausted))
         let after = machine.applied(tick: 8, exhausted: true)
-        #expect(Self.names(after) == ["publishTick 8"])
+        #expect(Self.names(after).isEmpty)
+    }
+
+    /// Once the root is over, `changes` has completed: a clock moved
+    /// afterwards (a drain or sync finishing late) publishes nothing.
+    @Test func aTickAfterTheEndIsNotPublished() {
+        var machine = Self.machine()
+        _ = machine.cancelled()
+        let late = machine.applied(tick: 9, exhausted: false)
+        #expect(Self.names(late).isEmpty)
+    }
+
+    /// A quick batch with more records queued behind it in the kernel (a
+    /// storm beginning) goes to the worker, which applies them at once.
+    @Test func aQuickBatchWithTheReaderBehindGoesToTheWorker() {
+        var machine = Self.machine()
+        let step = machine.received(Self.save, quick: true, readerBehind: true)
+        #expect(Self.names(step) == ["scheduleDrain"])
     }
 
     /// A cookie seen wakes its sync, once; one abandoned wakes no one.
@@ -133,13 +150,26 @@ import WatchmanProtocol
         #expect(machine.awaitedCookies.isEmpty)
     }
 
+    /// A sync whose deadline passed waits for none of its cookies: one
+    /// seen afterwards wakes no one; another sync's is still awaited.
+    @Test func aSyncPastItsDeadlineWaitsForNoCookie() {
+        var machine = Self.machine()
+        machine.cookieAwaited(1, 10)
+        machine.cookieAwaited(2, 20)
+        machine.cookieAwaited(3, 30)
+        machine.syncDeadlinePassed([1, 2])
+        #expect(machine.awaitedCookies == [3])
+        let seen = machine.cookiesSeen([1, 2, 3])
+        #expect(Self.names(seen) == ["signal 30"])
+    }
+
     /// A sync answers on the caller's thread only on a ready root with
     /// nothing polled, and only with the inbox empty.
     @Test func aSyncWithoutWaitingNeedsAReadyUnpolledRoot() {
         #expect(!Self.machine(ready: false).maySyncWithoutWaiting)
         var machine = Self.machine()
         #expect(machine.maySyncWithoutWaiting)
-        _ = machine.received(Self.save, quick: false)
+        _ = machine.received(Self.save, quick: false, readerBehind: false)
         #expect(!machine.isInboxEmpty)
         machine.polledSubtree(Array("mnt".utf8))
         #expect(!machine.maySyncWithoutWaiting)
