@@ -20,8 +20,8 @@ final class InotifyReader: Sendable {
         /// Register and arm a client; the gate opens once armed (or failed).
         case add(ReaderClient, ArmGate?)
         case remove(Int)
-        /// What a poll job of client `client` says besides its changes.
-        case pollNotice(client: Int, job: Int, PollMachine.Notice)
+        /// A poll job of client `client` saw a rule file change.
+        case pollRulesChanged(client: Int, job: Int)
         /// What git tracks among the paths its rules ignore, by repository
         /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
         case tracked(client: Int, [FilePath: TrackedFiles])
@@ -102,10 +102,10 @@ final class InotifyReader: Sendable {
         armed?.wait()
     }
 
-    /// What a poll job says besides the changes it delivered (its root is
-    /// gone, a rule file changed).
-    func pollNotice(client: Int, job: Int, _ notice: PollMachine.Notice) {
-        submit(.pollNotice(client: client, job: job, notice))
+    /// A poll job saw a rule file or git's index change (what git tracks
+    /// is the client's, kept here).
+    func pollRulesChanged(client: Int, job: Int) {
+        submit(.pollRulesChanged(client: client, job: job))
     }
 
     /// Hands what git said it tracks to the reader thread.

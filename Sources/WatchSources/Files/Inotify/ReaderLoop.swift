@@ -93,8 +93,8 @@ final class ReaderLoop<System: LoopSystem> {
             // the kernel already dropped, so they are not removed twice.
             drain()
             perform(machine.remove(id))
-        case .pollNotice(let client, let job, let notice):
-            perform(machine.pollNotice(client, job: job, notice))
+        case .pollRulesChanged(let client, let job):
+            perform(machine.pollRulesChanged(client, job: job))
         case .tracked(let client, let found):
             perform(machine.learnedTracked(client, found))
         case .barrier(let done):

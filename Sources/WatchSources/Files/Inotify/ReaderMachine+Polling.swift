@@ -66,7 +66,8 @@ extension ReaderMachine {
                 id: nextJobID, reader: reader, clientID: client.id, rootIndex: index, rootPath: root.path,
                 interval: client.options.backend.pollInterval, filter: root.filter,
                 followed: FollowedFiles(root.polledWhole && !root.isFile ? root.filter.followedFiles : []),
-                subtrees: subtrees, gate: gate, sink: client.sink, coalescesSaves: client.options.coalescesSaves)
+                subtrees: subtrees, gate: gate, sink: client.sink, coalescesSaves: client.options.coalescesSaves,
+                onRootDeleted: client.options.onRootDeleted)
             client.polling[index]!.job = nextJobID
             actions.append(.poll(.start(job)))
         }
@@ -91,20 +92,15 @@ extension ReaderMachine {
         client.polling.removeAll()
     }
 
-    /// What poll job `jobID` of client `clientID` says besides changes
-    /// (which it delivered itself).
-    mutating func pollNotice(_ clientID: Int, job jobID: Int, _ notice: PollMachine.Notice) -> [Action] {
+    /// Poll job `jobID` of client `clientID` saw a rule file or git's
+    /// index change: what git tracks is learned again. The one thing a
+    /// job tells the reader; its changes, and its root's end, it hands
+    /// to the client's sink itself.
+    mutating func pollRulesChanged(_ clientID: Int, job jobID: Int) -> [Action] {
         guard let client = clients.first(where: { $0.id == clientID }), !client.ended,
-              let index = client.polling.first(where: { $0.value.job == jobID })?.key
+              client.polling.values.contains(where: { $0.job == jobID })
         else { return takeActions() }
-        switch notice {
-        case .rulesChanged:
-            trackedMayHaveChanged(client)
-        case .rootMissing:
-            if client.options.onRootDeleted == .fail {
-                fail(client, FileWatchError(.rootDeleted(client.roots[index].path)))
-            }
-        }
+        trackedMayHaveChanged(client)
         return takeActions()
     }
 

@@ -14,7 +14,7 @@ import SystemPackage
 ///
 /// The inputs: `add`/`remove` a client, `read` records, `queueEmpty`,
 /// `deadlinePassed`, `quiet`, `mountsChanged`, `learnedTracked`,
-/// `pollNotice`, `releaseNew`. Each returns what to do, in order. It has
+/// `pollRulesChanged`. Each returns what to do, in order. It has
 /// no test hook: tests bend the world it is given (`SeamedReaderSystem`,
 /// the in-memory tree).
 struct ReaderMachine<System: ReaderSystem> {

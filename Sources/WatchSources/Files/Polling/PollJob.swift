@@ -32,7 +32,7 @@ final class PollJob: @unchecked Sendable {
 
     init(id: Int, reader: Int = 0, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
          followed: FollowedFiles = FollowedFiles([]), subtrees: [PollMachine.Subtree], gate: ArmGate?,
-         sink: EventSink, coalescesSaves: Bool = true)
+         sink: EventSink, coalescesSaves: Bool = true, onRootDeleted: RootDeletion = .fail)
     {
         self.id = id
         self.reader = reader
@@ -42,7 +42,8 @@ final class PollJob: @unchecked Sendable {
         self.followed = followed
         self.gate = gate
         self.sink = sink
-        machine = PollMachine(rootPath: rootPath, filter: filter, subtrees: subtrees, coalescesSaves: coalescesSaves)
+        machine = PollMachine(rootPath: rootPath, filter: filter, subtrees: subtrees, coalescesSaves: coalescesSaves,
+                              onRootDeleted: onRootDeleted)
     }
 
     /// Scans every subtree once and hands out what changed, each
@@ -65,8 +66,10 @@ final class PollJob: @unchecked Sendable {
             switch action {
             case .send(let events):
                 sink.send(events)
-            case .notice(let notice):
-                InotifyReader.running(reader)?.pollNotice(client: clientID, job: id, notice)
+            case .fail(let error):
+                sink.fail(error)
+            case .rulesChanged:
+                InotifyReader.running(reader)?.pollRulesChanged(client: clientID, job: id)
             }
         }
     }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemPackage
 
 /// A pass's subtrees: a directory tree begun (its top looked for, taken as
 /// the baseline or reported), a single file compared, a subtree or the
@@ -63,7 +64,13 @@ extension PollMachine {
         rootGone = true
         changes.direct.append(PollChanges.event(subtree.path, .deleted, isDirectory: true))
         flush(&changes, system)
-        outbox.append(.notice(.rootMissing))
+        rootMissing(subtree.path)
+    }
+
+    /// The client's root at `path` is gone, its deletions handed out: the
+    /// client ends here if it asked to, else the job waits for the root.
+    private func rootMissing(_ path: [UInt8]) {
+        if onRootDeleted == .fail { outbox.append(.fail(FileWatchError(.rootDeleted(FilePath(bytes: path))))) }
     }
 
     /// A watched single file: compared by `stat` (following a symbolic
@@ -81,7 +88,7 @@ extension PollMachine {
                 rootGone = true
                 changes.direct.append(PollChanges.event(path, .deleted))
                 flush(&changes, system)
-                outbox.append(.notice(.rootMissing))
+                rootMissing(path)
             }
             return
         }

@@ -25,17 +25,15 @@ final class PollMachine {
     enum Action {
         /// Delivers changes to the subscription, as one array.
         case send([FileEvent])
-        /// Tells the inotify reader, which keeps the client.
-        case notice(Notice)
-    }
-
-    /// What a job tells the inotify reader, which keeps the client.
-    enum Notice: Sendable {
-        /// The client's root (directory or single file) is gone; its
-        /// deletions went out before. The job keeps looking for it to come back.
-        case rootMissing
-        /// A rule file or git's index changed: what git tracks among the
-        /// paths its rules ignore is to be learned again.
+        /// Ends the subscription: the client's root (directory or single
+        /// file) is gone, its deletions went out before, and the client
+        /// asked to fail then (`WatchOptions.onRootDeleted`). A client that
+        /// waits gets nothing: the job keeps looking for the root to come
+        /// back.
+        case fail(FileWatchError)
+        /// Tells the inotify reader, which keeps what git tracks for the
+        /// client, that a rule file or git's index changed: that is to be
+        /// learned again. The one thing a job says upward.
         case rulesChanged
     }
 
@@ -102,6 +100,8 @@ final class PollMachine {
 
     /// The client's root, absolute, as bytes.
     let rootPath: [UInt8]
+    /// What the client asked for when its root goes: to fail, or to wait.
+    let onRootDeleted: RootDeletion
     var filter: PathFilter
     var generation: UInt32 = 0
     var tree = PollTree()
@@ -142,8 +142,10 @@ final class PollMachine {
     /// (an editor's rename-and-write may be under way), like `SaveCoalescer`.
     static let fileGraceSeconds = 1.0
 
-    init(rootPath: FilePath, filter: PathFilter, subtrees: [Subtree], coalescesSaves: Bool = true) {
+    init(rootPath: FilePath, filter: PathFilter, subtrees: [Subtree], coalescesSaves: Bool = true,
+         onRootDeleted: RootDeletion = .fail) {
         self.rootPath = rootPath.bytes
+        self.onRootDeleted = onRootDeleted
         self.filter = filter
         self.subtrees = subtrees
         coalescer = SaveCoalescer(holds: coalescesSaves)
@@ -217,7 +219,7 @@ final class PollMachine {
         reloadIgnoreFiles = false
         if rulesChanged {
             rulesChanged = false
-            if filter.gitDirectory != nil { outbox.append(.notice(.rulesChanged)) }
+            if filter.gitDirectory != nil { outbox.append(.rulesChanged) }
         }
         // What vanished and did not turn up elsewhere was deleted.
         for (_, gone) in vanishedDirectories {

@@ -13,13 +13,17 @@ import Testing
         let machine: PollMachine
         /// Monotonic seconds of the next pass.
         var now = 50.0
-        var notices: [PollMachine.Notice] = []
+        /// How the subscription was ended (`PollMachine.Action.fail`).
+        var failures: [FileWatchError] = []
+        /// How many times the reader was told a rule file changed.
+        var rulesChanged = 0
 
-        init(root: String = "/w", isFile: Bool = false, exclude: [String] = []) {
+        init(root: String = "/w", isFile: Bool = false, exclude: [String] = [], onRootDeleted: RootDeletion = .fail) {
             let options = WatchOptions(exclude: exclude, useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false,
                                        backend: .poll(interval: .milliseconds(100)))
             machine = PollMachine(rootPath: FilePath(root), filter: PathFilter(root: FilePath(root), options: options),
-                                  subtrees: [PollMachine.Subtree(relative: [], path: FilePath(root).bytes, isFile: isFile)])
+                                  subtrees: [PollMachine.Subtree(relative: [], path: FilePath(root).bytes, isFile: isFile)],
+                                  onRootDeleted: onRootDeleted)
         }
 
         /// One pass, `after` seconds after the last (the files' clock
@@ -36,7 +40,8 @@ import Testing
             for action in actions {
                 switch action {
                 case .send(let sent): events += sent
-                case .notice(let notice): notices.append(notice)
+                case .fail(let error): failures.append(error)
+                case .rulesChanged: rulesChanged += 1
                 }
             }
             return events
@@ -170,14 +175,16 @@ import Testing
         #expect(poll.pass() == [event("/w/locked/f", .modified)])
     }
 
+    /// A client that waits for its root is told it went, once, and that
+    /// it came back; it is never ended.
     @Test func theRootThatVanishedIsReportedOnceAndItsReturnToo() {
-        let poll = Polling()
+        let poll = Polling(onRootDeleted: .waitForReappearance)
         poll.files.write("/w/a.txt", size: 3)
         poll.pass()
         poll.files.remove("/w")
         #expect(poll.pass() == [event("/w/a.txt", .deleted), event("/w", .deleted, directory: true)])
-        #expect(poll.notices.count == 1)
         #expect(poll.pass().isEmpty)
+        #expect(poll.failures.isEmpty)
         poll.files.mkdir("/w")
         #expect(poll.pass() == [event("/w", .created, directory: true)])
     }
@@ -192,7 +199,33 @@ import Testing
         #expect(poll.pass(after: 0.5).isEmpty)
         #expect(poll.pass(after: 0.6).isEmpty)
         #expect(poll.pass(after: 0.5) == [event("/w/only.txt", .deleted)])
-        #expect(poll.notices.count == 1)
+        #expect(poll.failures.map(\.reason) == [.rootDeleted("/w/only.txt")])
+    }
+
+    /// A client that asked to fail when its root goes is ended by the
+    /// job itself, once, after the deletions: the reader is not asked.
+    @Test func aVanishedRootEndsAClientThatAskedToFail() {
+        let poll = Polling()
+        poll.files.write("/w/a.txt", size: 3)
+        poll.pass()
+        poll.files.remove("/w")
+        var deletions: [FileEvent] = []
+        var failures: [FileWatchError] = []
+        poll.now += 1
+        poll.files.wall += 1
+        for action in poll.machine.pass(poll.files, now: poll.now, wall: poll.files.wall) {
+            switch action {
+            case .send(let sent):
+                #expect(failures.isEmpty)
+                deletions += sent
+            case .fail(let error): failures.append(error)
+            case .rulesChanged: break
+            }
+        }
+        #expect(deletions == [event("/w/a.txt", .deleted), event("/w", .deleted, directory: true)])
+        #expect(failures.map(\.reason) == [.rootDeleted("/w")])
+        #expect(poll.pass().isEmpty)
+        #expect(poll.failures.isEmpty)
     }
 
     /// vim's backup save, with passes between its steps: the file is
