@@ -6,7 +6,7 @@ extension Root {
     /// worker. A quick batch (`isQuick`: an editor's save, a touch) with
     /// nothing queued before it and none behind it in the kernel's queue
     /// (in a storm the worker applies many batches at once), on a ready
-    /// root whose table no one is writing, is applied here: a few `lstat`s, and the next query finds
+    /// root whose table no one is writing (the machine decides), is applied here: a few `lstat`s, and the next query finds
     /// it in the table without waking the worker first. Anything that may
     /// take long (a directory, to walk; an overflow or a configuration
     /// change, to crawl; a crawl or a sync writing) goes to the worker, so
@@ -20,14 +20,12 @@ extension Root {
         decide { $0.received(events, quick: quick, readerBehind: behind) }
     }
 
-    /// `applyHere`: applies the inbox on the watcher's thread unless
-    /// someone writes the table; the worker drains it then.
+    /// `applyHere`: applies the inbox on the watcher's thread, which the
+    /// machine made the table's writer.
     func applyOnReader() {
-        if let result = writing.withLockIfAvailable({ drainWriting() }) {
-            finishDrain(result)
-        } else {
-            worker.async { [self] in drain() }
-        }
+        let result = drainWriting()
+        decide { $0.writeEnded() }
+        finishDrain(result)
     }
 
     /// The most events `receive` applies on the watcher's thread.
@@ -59,24 +57,24 @@ extension Root {
         }
     }
 
-    /// Runs `body` (a sync reading the reader's queue and draining it)
-    /// without waking the worker for events it applies itself; wakes it
-    /// afterwards for any that came too late.
+    /// Runs `body` (a sync reading the reader's queue and having the
+    /// worker drain it at once) without a drain scheduled for events it
+    /// has applied anyway; wakes the worker afterwards for any that came
+    /// too late.
     func drainingHere(_ body: () -> Void) {
         machine.withLock { $0.syncBegan() }
         body()
         decide { $0.syncEnded() }
     }
 
-    /// Applies everything queued, batch by batch: on the worker, on a
-    /// sync's own thread (no hop to the worker), or on the watcher's for a
-    /// small batch (`receive`), one writer at a time.
+    /// Applies everything queued, batch by batch, on the worker (the
+    /// watcher's thread applies a small batch itself: `applyOnReader`).
     /// Then, with no lock held, tells `changes` the tick reached (what
     /// subscriptions run their queries on), and lets the root go if its
     /// clock ran out of ticks (a new instance: clients watch again and get
     /// one fresh answer, rather than a clock that wrapped).
     func drain() {
-        finishDrain(writing.withLock { drainWriting() })
+        finishDrain(writingOnWorker { drainWriting() })
     }
 
     /// What `drain` does once the lock is let go.
@@ -86,7 +84,7 @@ extension Root {
         decide { $0.applied(tick: tick, exhausted: result.exhausted) }
     }
 
-    /// `drain`, with `writing` held: whether anything was applied, and
+    /// `drain`, as the table's writer: whether anything was applied, and
     /// whether the clock is exhausted.
     private func drainWriting() -> (applied: Bool, exhausted: Bool) {
         var applied = false

@@ -31,7 +31,7 @@ extension Root {
         var flushed = true
         drainingHere {
             flushed = reader.flushReads(until: deadline)
-            drain()
+            worker.sync { drain() }
         }
         let seen = flushed && written.allSatisfy { $0.waiter.wait(timeout: deadline) == .success }
         guard seen else {
@@ -56,11 +56,11 @@ extension Root {
     /// Moves the clock one tick with nothing changed (what a cookie seen
     /// does), and tells subscriptions, as a change applied would.
     private func advanceClock() {
-        let moved = writing.withLock { advanceClockWriting() }
+        let moved = worker.sync { writingOnWorker { advanceClockWriting() } }
         decide { $0.applied(tick: moved.tick, exhausted: moved.exhausted) }
     }
 
-    /// `advanceClock`'s part under `writing`: the tick reached, and
+    /// `advanceClock`'s part, as the table's writer: the tick reached, and
     /// whether the clock is exhausted (then it did not move, and the
     /// machine lets the root go).
     private func advanceClockWriting() -> (tick: UInt32, exhausted: Bool) {
@@ -76,18 +76,16 @@ extension Root {
     /// when that would take a wait or a long apply: the first crawl runs,
     /// a polled subtree needs a cookie, the reader is still behind after
     /// `caughtUpSpin`, or events wait to be applied or are being applied
-    /// (another thread holds `writing`).
+    /// (the machine refuses the loop the table then: `loopSyncs`).
     func syncWithoutWaiting() -> Bool {
         guard machine.withLock({ $0.maySyncWithoutWaiting }),
               reader.waitUntilCaughtUp(spinningAtMost: Self.caughtUpSpin), !directoryIsGone else { return false }
-        let moved = writing.withLockIfAvailable { () -> (tick: UInt32, exhausted: Bool)? in
-            // Delivered but not applied yet: the worker's (or a batch
-            // larger than the loop should apply).
-            guard machine.withLock({ $0.isInboxEmpty }) else { return nil }
-            return advanceClockWriting()
-        } ?? nil
-        guard let moved else { return false }
-        decide { $0.applied(tick: moved.tick, exhausted: moved.exhausted) }
+        // Refused while anyone writes, or while something delivered waits
+        // to be applied (the worker's, or a batch larger than the loop
+        // should apply).
+        guard machine.withLock({ $0.loopSyncs() }) else { return false }
+        let moved = advanceClockWriting()
+        decide { $0.writeEnded() + $0.applied(tick: moved.tick, exhausted: moved.exhausted) }
         return true
     }
 

@@ -89,7 +89,7 @@ extension Root {
     func requestRecrawl(because reason: String) {
         let done = DispatchSemaphore(value: 0)
         worker.async { [self] in
-            writing.withLock { if isLive { recrawl(because: reason) } }
+            writingOnWorker { if isLive { recrawl(because: reason) } }
             let (tick, exhausted) = state.withLock { ($0.table.tick, $0.table.isExhausted) }
             decide { $0.applied(tick: tick, exhausted: exhausted) }
             done.signal()

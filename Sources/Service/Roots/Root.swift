@@ -15,13 +15,15 @@ import WatchSources
 /// performed here (`perform`) once the lock is let go, so no waiter is
 /// woken and no observer called under it.
 ///
-/// One writer of the table at a time (`writing`): a worker queue does the
-/// first crawl, each batch of events the watcher delivers (`Root+Events`;
-/// a small batch of files is applied on the watcher's thread when no one
-/// else writes), and a full crawl after a queue overflow (`Root+Walk`); a
-/// sync applies what is queued on its own thread. File-system calls
-/// happen outside the lock; what they found is applied under it, one
-/// tick of the clock per application. Queries copy the table under the
+/// One writer of the table at a time, as the machine decides
+/// (`RootWriter`): the worker queue does the first crawl, each batch of
+/// events the watcher delivers (`Root+Events`), a full crawl after a
+/// queue overflow (`Root+Walk`) and a sync's drain; the machine lets the
+/// watcher's thread apply a small batch of files, and the socket loop
+/// move the clock for a sync, only when no one writes (they never wait),
+/// and hands the table to a waiting worker when they are done.
+/// File-system calls happen outside the table's lock; what they found is
+/// applied under it, one tick of the clock per application. Queries copy the table under the
 /// lock (a copy-on-write snapshot, O(1)) and evaluate outside it, so a
 /// long query never holds up the watcher. `changes` sends the tick after
 /// each application: what subscriptions hang off.
@@ -59,10 +61,6 @@ final class Root: Sendable {
     /// What the root decides. Taken alone: never while holding `state`,
     /// nor `state` while holding it.
     let machine: Locked<Machine>
-    /// Held by whoever writes the table from what was found (the crawl,
-    /// `drain`): the worker, or a sync catching up on its own thread. Taken
-    /// before `state`, never while holding it.
-    let writing = Lock()
     /// The root's own inotify reader: another root's storm never holds up
     /// this one's syncs (`FileWatcher.Reader`).
     let reader = FileWatcher.Reader()
@@ -89,7 +87,7 @@ final class Root: Sendable {
     /// Subscribes to the watcher, then crawls; `waitUntilReady` returns once done.
     func start() {
         worker.async { [self] in
-            let actions = writing.withLock { () -> [Machine.Action] in
+            let actions = writingOnWorker { () -> [Machine.Action] in
                 subscribe()
                 guard isLive else { return [] }
                 state.withLock { $0.table.setLogging(false) }
@@ -155,6 +153,17 @@ final class Root: Sendable {
     /// The root failed by itself: stop, and leave the registry.
     func fail(_ reason: String) {
         decide { $0.failed(reason) }
+    }
+
+    /// Runs `body` on the worker as the table's one writer, first waiting
+    /// for the reader's thread or the socket loop to be done if one of
+    /// them writes (the machine hands the table over then). Only on the
+    /// worker: a serial queue, so at most one waits.
+    func writingOnWorker<T>(_ body: () -> T) -> T {
+        let waiter = DispatchSemaphore(value: 0)
+        if !machine.withLock({ $0.workerWrites(waiter) }) { waiter.wait() }
+        defer { decide { $0.writeEnded() } }
+        return body()
     }
 
     /// Gives the machine one input under its lock, then performs what it decided.

@@ -2,9 +2,10 @@ import WatchSources
 
 /// Everything a root decides about its life and its syncing, as a value:
 /// whether it crawls, is ready or is over; who waits for the first crawl
-/// and for which sync cookie; the events delivered and not yet applied,
-/// and who applies them (the reader's thread, the worker, a sync on its
-/// own thread); its recrawls; when it was last used and what keeps it.
+/// and for which sync cookie; the events delivered and not yet applied;
+/// who writes the table now (`RootWriter`: the worker, or for a moment
+/// the reader's thread or the socket loop) and who waits to; its
+/// recrawls; when it was last used and what keeps it.
 ///
 /// It owns no thread, lock, clock or file: time comes with each input,
 /// and what needs doing comes back as `Action`s for `Root`, its one
@@ -15,9 +16,8 @@ import WatchSources
 struct RootMachine<Waiter: Sendable>: Sendable {
     /// What the owner does for the machine.
     enum Action: Sendable {
-        /// Applies the inbox on this thread (the reader's) when the reader
-        /// has nothing more queued and no one writes the table; else as
-        /// `scheduleDrain`.
+        /// Applies the inbox on this thread (the reader's), which now
+        /// writes the table (`RootWriter.reader`) until `writeEnded`.
         case applyHere
         /// Queues a drain of the inbox on the worker.
         case scheduleDrain
@@ -44,8 +44,8 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         /// A drain is queued on the worker (or running there, or on the
         /// reader's thread).
         var scheduled = false
-        /// Syncs about to drain on their own threads: the worker is not
-        /// woken for what they will apply anyway.
+        /// Syncs about to have the worker drain for them: no drain is
+        /// scheduled for what they will have applied anyway.
         var syncing = 0
     }
 
@@ -53,6 +53,12 @@ struct RootMachine<Waiter: Sendable>: Sendable {
     private(set) var phase: RootPhase = .crawling
     /// What the watcher delivered and no one has applied yet.
     private(set) var inbox = Inbox()
+    /// Who writes the table now; nil when no one does.
+    private(set) var writer: RootWriter? = nil
+    /// The worker, waiting for the table while another writes it: the
+    /// one who may wait (the others are refused, and the worker applies
+    /// for them).
+    private(set) var workerWaiting: Waiter? = nil
     /// Sync cookies waited for, by serial.
     private(set) var cookies: [UInt64: Waiter] = [:]
     /// Those waiting for the first crawl to end.
@@ -104,7 +110,9 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         inbox.events.append(contentsOf: events)
         guard !inbox.scheduled, inbox.syncing == 0 else { return [] }
         inbox.scheduled = true
-        return [quick && !readerBehind && phase == .ready ? .applyHere : .scheduleDrain]
+        guard quick, !readerBehind, phase == .ready, writer == nil else { return [.scheduleDrain] }
+        writer = .reader
+        return [.applyHere]
     }
 
     /// The events to apply next, taken out of the inbox; none (and no
@@ -152,6 +160,48 @@ struct RootMachine<Waiter: Sendable>: Sendable {
 
     /// Whether nothing delivered waits to be applied.
     var isInboxEmpty: Bool { inbox.events.isEmpty }
+
+    // MARK: Writing
+    //
+    // Who writes the table: the machine's answer replaces a lock, so that
+    // the reader's thread and the socket loop, which must never wait, are
+    // refused (and the worker applies for them), while the worker, which
+    // may wait, is handed the table when the one writing lets go.
+
+    /// The worker wants to write: true when it now may; false when it is
+    /// to wait on `waiter`, which is woken once it may (the table is then
+    /// its own).
+    mutating func workerWrites(_ waiter: Waiter) -> Bool {
+        guard writer != nil else {
+            writer = .worker
+            return true
+        }
+        precondition(workerWaiting == nil, "one worker waits at most: it is a serial queue")
+        workerWaiting = waiter
+        return false
+    }
+
+    /// The socket loop wants to move the clock for a sync, on a ready
+    /// root with nothing polled (no cookie to wait for): it may only if
+    /// no one writes and nothing delivered waits to be applied (which
+    /// the sync would have to include).
+    mutating func loopSyncs() -> Bool {
+        guard maySyncWithoutWaiting, inbox.events.isEmpty, writer == nil else { return false }
+        writer = .loop
+        return true
+    }
+
+    /// Whoever wrote is done: a waiting worker gets the table.
+    mutating func writeEnded() -> [Action] {
+        precondition(writer != nil, "a write ended that was not begun")
+        guard let waiting = workerWaiting else {
+            writer = nil
+            return []
+        }
+        workerWaiting = nil
+        writer = .worker
+        return [.signal(waiting)]
+    }
 
     // MARK: Crawls
 

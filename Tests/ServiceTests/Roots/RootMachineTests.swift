@@ -87,9 +87,10 @@ import WatchmanProtocol
         #expect(Self.names(step15) == ["scheduleDrain"])
     }
 
-    /// While a sync drains on its own thread the worker is not woken; what
-    /// came too late for the sync wakes it when the last sync ends.
-    @Test func aSyncDrainsWithoutTheWorker() {
+    /// While a sync is about to have the worker drain for it, no drain
+    /// is scheduled for what it will apply anyway; what came too late for
+    /// the sync schedules one when the last sync ends.
+    @Test func aSyncsDrainIsNotScheduledTwice() {
         var machine = Self.machine()
         machine.syncBegan()
         machine.syncBegan()
@@ -126,6 +127,58 @@ import WatchmanProtocol
         _ = machine.cancelled()
         let late = machine.applied(tick: 9, exhausted: false)
         #expect(Self.names(late).isEmpty)
+    }
+
+    /// The reader's thread is made the table's writer with `applyHere`,
+    /// and the worker wanting the table meanwhile waits, then gets it
+    /// when the reader is done; a quick batch while the worker writes is
+    /// the worker's to apply.
+    @Test func theReaderWritesAloneAndHandsTheTableToAWaitingWorker() {
+        var machine = Self.machine()
+        let applying = machine.received(Self.save, quick: true, readerBehind: false)
+        #expect(Self.names(applying) == ["applyHere"])
+        #expect(machine.writer == .reader)
+        let mayWrite = machine.workerWrites(9)
+        #expect(!mayWrite)
+        _ = machine.takeEvents()
+        _ = machine.takeEvents()
+        let handed = machine.writeEnded()
+        #expect(Self.names(handed) == ["signal 9"])
+        #expect(machine.writer == .worker)
+        let whileWorkerWrites = machine.received(Self.save, quick: true, readerBehind: false)
+        #expect(Self.names(whileWorkerWrites) == ["scheduleDrain"])
+        let done = machine.writeEnded()
+        #expect(done.isEmpty)
+        #expect(machine.writer == nil)
+        let next = machine.workerWrites(10)
+        #expect(next)
+    }
+
+    /// The socket loop moves the clock only when no one writes and
+    /// nothing waits to be applied; while it does, the reader's thread is
+    /// refused (the worker applies) and the worker waits.
+    @Test func theLoopSyncsOnlyWithTheTableFree() {
+        var machine = Self.machine()
+        let free = machine.loopSyncs()
+        #expect(free)
+        #expect(machine.writer == .loop)
+        let refused = machine.loopSyncs()
+        #expect(!refused)
+        let batch = machine.received(Self.save, quick: true, readerBehind: false)
+        #expect(Self.names(batch) == ["scheduleDrain"])
+        let workerNow = machine.workerWrites(4)
+        #expect(!workerNow)
+        #expect(Self.names(machine.writeEnded()) == ["signal 4"])
+        let whileDelivered = machine.loopSyncs()
+        #expect(!whileDelivered)
+        _ = machine.takeEvents()
+        _ = machine.takeEvents()
+        _ = machine.writeEnded()
+        let again = machine.loopSyncs()
+        #expect(again)
+        var crawling = Self.machine(ready: false)
+        let whileCrawling = crawling.loopSyncs()
+        #expect(!whileCrawling)
     }
 
     /// A quick batch with more records queued behind it in the kernel (a
