@@ -1,11 +1,14 @@
 import Glibc
+import SystemPackage
 import WatchSources
 
 /// The private directory that holds the runs' events files
-/// (`RWATCH_EVENTS_FILE`): made on first use (mode 0700, under `$TMPDIR`,
-/// else `$XDG_RUNTIME_DIR`, else `/tmp`), removed with its last file, and closed for good when a stop
-/// signal ends rwatch: from then on no run makes a file or a directory
-/// again, so nothing is left behind by a run that starts while rwatch exits.
+/// (`RWATCH_EVENTS_FILE`): made on first use (mode 0700, under
+/// `temporaryBase`: `$TMPDIR`, else `$XDG_RUNTIME_DIR`, else `/dev/shm`,
+/// else `/tmp`), removed with its last file, and closed for good when a
+/// stop signal ends rwatch: from then on no run makes a file or a
+/// directory again, so nothing is left behind by a run that starts while
+/// rwatch exits.
 package final class EventsDirectory: Sendable {
     /// The process's directory; closed by the stop-signal cleanup.
     package static let shared: EventsDirectory = {
@@ -95,16 +98,34 @@ package final class EventsDirectory: Sendable {
 
     /// `$TMPDIR` when set (the user's choice); else the user's runtime
     /// directory, `$XDG_RUNTIME_DIR`, private and in memory where a
-    /// session has one: each run makes its file there, and a disk's
-    /// `/tmp` costs a run up to a millisecond and more while the disk is
-    /// busy; else `/tmp`.
-    private static var temporaryBase: String {
+    /// session has one; else `/dev/shm` when it is the shared, sticky
+    /// in-memory directory (`isSharedMemoryDirectory`); else `/tmp`. Each
+    /// run makes its file there, and a disk's `/tmp` costs a run 0.2 ms,
+    /// and more than a millisecond while the disk is busy, where memory
+    /// costs 13 µs (BENCHMARKS.md, "Where a save → `sh -c` command's time
+    /// goes"). The directory is 0700 and its files 0600 wherever it is.
+    package static var temporaryBase: String {
         for name in ["TMPDIR", "XDG_RUNTIME_DIR"] {
             // The directory's path is kept as text (it is handed to the run
             // as RWATCH_EVENTS_FILE): a value that is not UTF-8 is passed
             // over rather than decoded into another path.
             if let value = getenv(name).flatMap({ String(validatingCString: $0) }), !value.isEmpty { return value }
         }
-        return "/tmp"
+        return sharedMemoryIsUsable ? "/dev/shm" : "/tmp"
+    }
+
+    /// Whether `/dev/shm` is usable for the directory, asked once.
+    private static let sharedMemoryIsUsable = isSharedMemoryDirectory("/dev/shm")
+
+    /// Whether `path` is a directory on tmpfs that anyone may make an
+    /// entry in and only its owner remove (mode 1777 and owned by root,
+    /// as `/tmp`), and this process may write to: somewhere a private
+    /// directory can be made in memory without trusting anyone else's.
+    package static func isSharedMemoryDirectory(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+              info.st_mode & 0o1777 == 0o1777, info.st_uid == 0,
+              access(path, W_OK | X_OK) == 0 else { return false }
+        return MountTable.fileSystemType(of: FilePath(path)) == "tmpfs"
     }
 }

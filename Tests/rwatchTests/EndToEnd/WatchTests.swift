@@ -1,5 +1,6 @@
 import Glibc
 import Testing
+import RecipeKit
 import TestSupport
 
 /// The ad-hoc mode against real files and processes. Logs live outside the
@@ -111,6 +112,29 @@ import TestSupport
         #expect(scratch.read("where").hasPrefix(scratch.file("run") + "/rwatch-"), "\(scratch.read("where"))")
         #expect(rwatch.interrupt() == 130)
         #expect(entries(of: scratch.file("run")).isEmpty, "left behind: \(entries(of: scratch.file("run")))")
+    }
+
+    /// With neither `TMPDIR` nor `XDG_RUNTIME_DIR`, a run's events file is
+    /// made in `/dev/shm` where that is the shared in-memory directory,
+    /// else in `/tmp`, and its directory goes when rwatch stops.
+    @Test func theEventsFileIsInMemoryWithoutARuntimeDirectory() {
+        let scratch = Scratch()
+        defer { scratch.remove() }
+        mkdir(scratch.file("watched"), 0o700)
+        let rwatch = RWatch(["-w", "watched", "-d", "0", "--", "sh", "-c", "printf '%s\\n' \"$RWATCH_EVENTS_FILE\" >> where"],
+                            in: scratch.path, unsetting: ["TMPDIR", "XDG_RUNTIME_DIR"], scratch: scratch)
+        var attempt = 0
+        #expect(eventually {
+            attempt += 1
+            if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
+            return !scratch.read("where").isEmpty
+        })
+        let base = EventsDirectory.isSharedMemoryDirectory("/dev/shm") ? "/dev/shm" : "/tmp"
+        let written = scratch.read("where").split(separator: "\n").first.map(String.init) ?? ""
+        #expect(written.hasPrefix(base + "/rwatch-"), "\(written)")
+        #expect(rwatch.interrupt() == 130)
+        let directory = String(written[..<(written.lastIndex(of: "/") ?? written.endIndex)])
+        #expect(access(directory, F_OK) != 0, "left behind: \(directory)")
     }
 
     private func entries(of directory: String) -> [String] {
