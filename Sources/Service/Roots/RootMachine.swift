@@ -298,9 +298,12 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         lastUsed = wall
     }
 
-    /// Whether subscriptions or triggers keep the root.
-    mutating func keep(_ kept: Bool) {
-        keptAlive = kept
+    /// A subscription or trigger was added, or one is gone; `keep` says
+    /// whether any is left, which keeps the root from being reaped while
+    /// idle. Nothing to do now: `housekeep` decides.
+    mutating func subscribersChanged(keep: Bool) -> [Action] {
+        keptAlive = keep
+        return []
     }
 
     /// Periodic care at `wall` (Unix seconds): ages out deleted entries

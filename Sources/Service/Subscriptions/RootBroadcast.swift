@@ -178,7 +178,7 @@ final class RootBroadcast: Sendable {
     /// The root is not let go while idle as long as something here needs it.
     func keepRootAlive() {
         let needed = state.withLock { !$0.subscriptions.isEmpty || !$0.triggers.isEmpty }
-        root.machine.withLock { $0.keep(needed) }
+        root.decide { $0.subscribersChanged(keep: needed) }
     }
 
     // MARK: The end
