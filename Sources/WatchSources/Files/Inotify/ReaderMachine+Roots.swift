@@ -129,6 +129,11 @@ extension ReaderMachine {
                 do {
                     let found = try armRoot(client, index, mode: .reportAll)
                     client.send([FileEvent(path: root, kind: .created, isDirectory: kind == .directory)] + found)
+                } catch where error.reason == .noSuchPath(kind == .other ? FileSystem.parent(root) : root) {
+                    // Gone again before its watch landed (rm -rf, mkdir, rm -rf):
+                    // wait on, as before.
+                    client.roots[index].waiting = true
+                    armSentinels(client)
                 } catch {
                     fail(client, error)
                 }
