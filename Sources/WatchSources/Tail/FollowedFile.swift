@@ -9,11 +9,9 @@ import SystemPackage
 struct FollowedFile {
     /// The path as the user gave it, which tags every line.
     let path: FilePath
-    /// Absolute path, its directory and its last component (as bytes, to
-    /// compare with the names inotify reports).
+    /// Absolute path, and its directory.
     let absolute: FilePath
     let directory: FilePath
-    let name: [UInt8]
 
     /// The open file, or -1 while waiting for the name to appear.
     var fd: Int32 = -1
@@ -21,13 +19,6 @@ struct FollowedFile {
     var inode: UInt64 = 0
     /// Bytes of the open file read so far.
     var offset: Int = 0
-    /// The inotify watch on the open file, or -1.
-    var fileWatch: Int32 = -1
-    /// The watch on `directory`, or -1 while it is missing.
-    var directoryWatch: Int32 = -1
-    /// While `directory` is missing: the watch on its nearest existing
-    /// ancestor, or -1.
-    var ancestorWatch: Int32 = -1
     var splitter = LineSplitter()
     /// Looked at every poll interval instead of watched with inotify (a
     /// network or FUSE mount, polling asked for, or no inotify left).
@@ -35,7 +26,7 @@ struct FollowedFile {
     /// The open file is not a regular file but a FIFO, a pipe, a terminal
     /// or another device: it has no size and no offsets, so it is read
     /// with `read` whenever `poll` says it is readable, from the moment it
-    /// was opened (a start option does not apply), and has no file watch.
+    /// was opened (a start option does not apply).
     var isStream = false
     /// The open stream is a named FIFO: when its last writer has gone, it
     /// is opened again for the next one, as `while :; do cat fifo; done`
@@ -50,12 +41,11 @@ struct FollowedFile {
         self.path = path
         let given = path == "-" ? FollowedFile.standardInput : path
         let absolute = given.isAbsolute ? given : currentDirectory.pushing(given)
-        guard let name = absolute.lastComponent else {
+        guard absolute.lastComponent != nil else {
             throw TailError(path: path, problem: "not a file name")
         }
         self.absolute = absolute
         self.directory = absolute.removingLastComponent()
-        self.name = name.bytes
     }
 
     /// What `-` stands for: a name that opens the process's standard

@@ -5,25 +5,33 @@ import SystemPackage
 import Glibc
 #endif
 
-/// One `Tail.follow` subscription: its own inotify instance, and one thread
-/// that waits in `poll` for inotify events and reads what they announce.
+/// One `Tail.follow` subscription: one thread that waits in `poll` for
+/// the process's file reader to say that a name changed, and reads.
 ///
-/// Each followed name has two watches: its directory (the name being
-/// created, renamed or deleted) and the file open under it (writes,
-/// truncation). Every event leads to the same check of that name: read the
-/// open file to its end, then see whether the name still points at it. The
-/// old file stays open after a rename until a new file takes the name, so
-/// what the writer adds to it meanwhile is not lost. While the directory
-/// itself is missing (or after it was deleted or renamed), the nearest
-/// existing ancestor is watched instead, until the directory appears.
+/// Each followed name is a client of the reader that every `FileWatcher`
+/// watch of the process shares (`FileWatcher.followedFile`, `TailWatches`):
+/// one inotify instance, and one watch per directory, however many logs
+/// are tailed and trees watched. The reader's thread only marks the name
+/// and wakes this one, which does the rest: read the open file to its
+/// end, then see whether the name still points at it. The old file stays
+/// open after a rename until a new file takes the name, so what the
+/// writer adds to it meanwhile is read then. While the file or its
+/// directory is missing, the reader waits for it (and says when it comes).
 ///
 /// What each check and each stream's end mean (rotated, truncated,
 /// deleted, appeared, finished) is the name's `TailMachine`'s to decide;
 /// this class looks, reads and performs what it says.
 ///
 /// A polled name (`WatchBackend`: on a network or FUSE mount, polling
-/// asked for, or no inotify instance or watch left) has no watches: the
-/// same check runs for it every poll interval.
+/// asked for, or no inotify instance or watch left) has no watch: the
+/// same check runs for it every poll interval. It is not a client of
+/// `FileWatcher`'s poller: the poller's pass would stat the name only to
+/// wake this thread, which must then look at it anyway (a stat, an fstat
+/// and a read that finds nothing new cost what the poller's look costs),
+/// so the name would be looked at twice and its lines come up to a hop
+/// later; and a name missing at the start is waited for by the reader
+/// with inotify watches on its ancestors, which see nothing that happens
+/// on such a mount, where this check sees the name appear.
 ///
 /// A name whose file is not a regular file (a FIFO, a pipe, a terminal) is
 /// a stream: its descriptor joins the `poll` set, on any backend, and is
@@ -32,33 +40,23 @@ import Glibc
 /// a named FIFO is opened again for the next writer; a pipe or a device
 /// ends its name, and when every name has ended the subscription completes.
 final class TailFollower: @unchecked Sendable {
-    // Safety: `files` and the watch tables (internal for the extension in
-    // TailFollower+Watches.swift) are touched by `init` on the subscribing
-    // thread, then only by the follower thread (`pthread_create` orders the
-    // two). `cancel()` touches only `cancelled` and `wake`. The
-    // descriptors close in `deinit`, after the thread has let go.
+    // Safety: `files` is touched by `init` on the subscribing thread, then
+    // only by the follower thread (`pthread_create` orders the two).
+    // `cancel()` touches only `cancelled` and `watches`, which is
+    // Sendable. The descriptors close in `deinit`, after the thread has
+    // let go.
     private let sink: TailSink
     let pattern: LinePattern?
-    /// The inotify instance, or -1 when every name is polled.
-    let inotify: Int32
     let backend: WatchBackend
-    private let wake: WakePipe
+    private let watches: TailWatches
     private let cancelled = Atomic<Bool>(false)
     var files: [FollowedFile]
-    var directoryWatches: [Int32: [Int]] = [:]
-    var ancestorWatches: [Int32: [Int]] = [:]
-    var fileWatches: [Int32: [Int]] = [:]
     private var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: TailFollower.readSize, alignment: 16)
 
     static let readSize = 1 << 20
-    // IN_MASK_ADD: one directory can be a followed file's directory and
-    // another's waited-on ancestor; each add must keep the other's events.
-    static let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
-    static let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) | UInt32(IN_MASK_ADD)
-    static let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_MOVE_SELF | IN_DELETE_SELF)
 
-    /// Opens every file that exists (at its end for `.end`) and sets up the
-    /// watches, so that nothing written after subscribing is missed.
+    /// Opens every file that exists (at its end for `.end`) and watches
+    /// every name, so that nothing written after subscribing is missed.
     init(paths: [FilePath], start: Tail.Start, pattern: LinePattern?, backend: WatchBackend = .auto, sink: TailSink) throws(TailError) {
         self.sink = sink
         self.pattern = pattern
@@ -67,47 +65,27 @@ final class TailFollower: @unchecked Sendable {
         var followed: [FollowedFile] = []
         for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
         files = followed
-        var reason: WatchNotice.PollReason? = nil
-        if case .poll = backend {
-            inotify = -1
-            reason = .requested
-        } else {
-            switch InotifyInstance.make() {
-            case .success(let made):
-                inotify = made
-            case .failure(let code) where backend == .auto:
-                inotify = -1
-                reason = .inotifyUnavailable(errno: code.rawValue, instanceLimit: InotifyInstance.maxUserInstances)
-            case .failure(let code):
-                buffer.deallocate()
-                throw TailError(path: paths.first ?? "", problem: "cannot create an inotify instance: \(code.description) (raise fs.inotify.max_user_instances)")
-            }
-        }
         do {
-            wake = try WakePipe()
+            watches = try TailWatches()
         } catch {
-            if inotify >= 0 { close(inotify) }
             buffer.deallocate()
             throw TailError(path: paths.first ?? "", problem: Errno(rawValue: error.errno).description)
         }
-        let mounts = reason == nil && backend == .auto ? MountTable.current() : nil
-        for index in self.files.indices {
-            if let reason {
-                startPolling(index, reason)
-            } else if let mount = mounts?.mount(of: FollowedFile.existingAncestor(of: files[index].directory)), mount.needsPolling {
+        let mounts = backend == .auto ? MountTable.current() : nil
+        for index in files.indices {
+            let ancestor = FollowedFile.existingAncestor(of: files[index].directory)
+            var info = stat()
+            if ancestor.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT != S_IFDIR {
+                throw TailError(path: files[index].path, problem: "\(Quoted.path(ancestor)) is not a directory")
+            }
+            if case .poll = backend {
+                startPolling(index, .requested)
+            } else if let mount = mounts?.mount(of: ancestor), mount.needsPolling {
                 startPolling(index, .fileSystem(mount.fsType))
+            } else if let error = watches.watch(index, files[index].absolute) {
+                try watchFailed(index, error)
             }
-            if files[index].polled {
-                // What a watch would have refused: a parent that is a file.
-                let ancestor = FollowedFile.existingAncestor(of: files[index].directory)
-                var info = stat()
-                if ancestor.withPlatformString({ stat($0, &info) }) == 0, info.st_mode & S_IFMT != S_IFDIR {
-                    throw TailError(path: files[index].path, problem: "\(Quoted.path(ancestor)) is not a directory")
-                }
-            } else {
-                try attachDirectory(index)
-            }
-            if files[index].polled || files[index].directoryWatch >= 0 { try open(index, from: start) }
+            try open(index, from: start)
             files[index].machine.subscribed(files[index].fd < 0 ? .nothing : .opened(files[index].isStream ? .stream : .file))
         }
         // What a recipe says it follows once it runs (`RecipeRunner`).
@@ -115,15 +93,14 @@ final class TailFollower: @unchecked Sendable {
     }
 
     deinit {
+        watches.cancel()
         for file in files where file.fd >= 0 { close(file.fd) }
-        if inotify >= 0 { close(inotify) }
         buffer.deallocate()
     }
 
-    /// Polls name `index` from now on, and says so.
-    func startPolling(_ index: Int, _ reason: WatchNotice.PollReason) {
-        files[index].polled = true
-        FileWatcher.announce(WatchNotice(path: files[index].absolute, kind: .polling(interval: backend.pollInterval, reason: reason)))
+    /// Stops watching name `index` (it is polled from now on).
+    func unwatch(_ index: Int) {
+        watches.unwatch(index)
     }
 
     /// Starts the follower thread. Returns false if no thread could be made.
@@ -134,7 +111,8 @@ final class TailFollower: @unchecked Sendable {
     /// Stops following; the thread ends at its next wake-up.
     func cancel() {
         cancelled.store(true, ordering: .releasing)
-        wake.wake()
+        watches.cancel()
+        watches.wake.wake()
     }
 
     private var isCancelled: Bool {
@@ -146,16 +124,11 @@ final class TailFollower: @unchecked Sendable {
     private func run() {
         for index in files.indices { check(index) }
         for index in files.indices where files[index].fd < 0 { sink.notice(.waiting(path: files[index].path)) }
-        let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 8)
-        defer { events.deallocate() }
-        var pollSet = [pollfd(fd: wake.readEnd, events: Int16(POLLIN), revents: 0)]
-        if inotify >= 0 { pollSet.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-        // After the wake pipe and inotify: one entry per open stream, made
-        // again every turn (a stream's descriptor changes when it is reopened).
+        var pollSet = [pollfd(fd: watches.wake.readEnd, events: Int16(POLLIN), revents: 0)]
+        // After the wake pipe: one entry per open stream, made again every
+        // turn (a stream's descriptor changes when it is reopened).
         let watched = pollSet.count
         var streams: [Int] = []
-        var due = [Bool](repeating: false, count: files.count)
-        var reattach = [Bool](repeating: false, count: files.count)
         let interval = Int64(backend.pollInterval.clampedMilliseconds)
         var nextPoll = TailFollower.milliseconds() + interval
         while !isCancelled {
@@ -175,9 +148,8 @@ final class TailFollower: @unchecked Sendable {
                 timeout = Int32(clamping: max(0, nextPoll - TailFollower.milliseconds()))
             }
             if poll(&pollSet, nfds_t(pollSet.count), timeout) < 0 { continue }  // EINTR
-            if pollSet[0].revents != 0 { wake.drain() }
-            // Streams first: what inotify reports below may replace the
-            // descriptor polled here. POLLHUP and POLLERR read too (the end).
+            // Streams first: what the reader reported below may replace
+            // the descriptor polled here. POLLHUP and POLLERR read too (the end).
             for (slot, index) in streams.enumerated() where pollSet[watched + slot].revents != 0 {
                 if readStream(index) == .ended {
                     perform(index, files[index].machine.streamEnded(reopens: files[index].reopensAtEnd))
@@ -191,32 +163,28 @@ final class TailFollower: @unchecked Sendable {
                     if isCancelled { return }
                 }
             }
-            guard inotify >= 0, pollSet[1].revents != 0 else { continue }
-            guard readInotify(events, &due, &reattach) else { return }
+            if pollSet[0].revents != 0 {
+                watches.wake.drain()
+                guard checkReported() else { return }
+            }
         }
     }
 
-    /// Reads what inotify queued, watches again the directories it says
-    /// were lost, and checks the names it concerns. False when the
-    /// follower must stop (failed, or cancelled).
-    private func readInotify(_ events: UnsafeMutableRawBufferPointer, _ due: inout [Bool], _ reattach: inout [Bool]) -> Bool {
-        while true {
-            let count = read(inotify, events.baseAddress, events.count)
-            if count <= 0 { break }
-            markDue(UnsafeRawBufferPointer(rebasing: events[0..<count]), &due, &reattach)
-        }
-        for index in reattach.indices where reattach[index] {
-            reattach[index] = false
+    /// Checks the names the reader said changed, and polls those whose
+    /// watch failed under `.auto`. False when the follower must stop
+    /// (failed, or cancelled).
+    private func checkReported() -> Bool {
+        let reports = watches.take()
+        for (index, error) in reports.failed.sorted(by: { $0.key < $1.key }) {
             do {
-                try attachDirectory(index)
+                try watchFailed(index, error)
             } catch {
                 sink.fail(error)
                 return false
             }
-            due[index] = true
+            check(index)
         }
-        for index in due.indices where due[index] {
-            due[index] = false
+        for index in reports.changed.sorted() {
             check(index)
             if isCancelled { return false }
         }
@@ -243,30 +211,14 @@ final class TailFollower: @unchecked Sendable {
                 perform(index, files[index].machine.openFileDeleted())
             }
         }
-        guard let lookup = lookUp(index) else { return }
+        let lookup = lookUp(index)
         perform(index, files[index].machine.looked(lookup))
     }
 
-    /// What is under the name now; nil when the follower failed (its
-    /// directory could not be watched again).
-    private func lookUp(_ index: Int) -> TailMachine.Lookup? {
+    /// What is under the name now.
+    private func lookUp(_ index: Int) -> TailMachine.Lookup {
         var info = stat()
-        while files[index].absolute.withPlatformString({ stat($0, &info) }) != 0 {
-            // If the directory went too, wait for it to come back.
-            guard files[index].directoryWatch >= 0 && files[index].directory.withPlatformString({ access($0, F_OK) }) != 0 else {
-                return .missing
-            }
-            do {
-                try attachDirectory(index)
-            } catch {
-                cancelled.store(true, ordering: .releasing)
-                sink.fail(error)
-                return nil
-            }
-            // The directory may be back already, with the file made in it
-            // before the new watch: no event will tell of that file, so
-            // look again.
-        }
+        guard files[index].absolute.withPlatformString({ stat($0, &info) }) == 0 else { return .missing }
         return files[index].isOpenFile(info) ? .openFile : .otherFile
     }
 
