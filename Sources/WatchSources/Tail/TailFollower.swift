@@ -211,15 +211,19 @@ final class TailFollower: @unchecked Sendable {
                 perform(index, files[index].machine.openFileDeleted())
             }
         }
-        let lookup = lookUp(index)
+        guard let lookup = lookUp(index) else { return }
         perform(index, files[index].machine.looked(lookup))
     }
 
-    /// What is under the name now.
-    private func lookUp(_ index: Int) -> TailMachine.Lookup {
+    /// What is under the name now; nil for another file under a name the
+    /// reader said was gone and has not said is back (`TailWatches.isWatched`):
+    /// it is looked at again when the reader says so, once its watch is in
+    /// place, so that the file's deletion cannot go unseen.
+    private func lookUp(_ index: Int) -> TailMachine.Lookup? {
         var info = stat()
         guard files[index].absolute.withPlatformString({ stat($0, &info) }) == 0 else { return .missing }
-        return files[index].isOpenFile(info) ? .openFile : .otherFile
+        if files[index].isOpenFile(info) { return .openFile }
+        return files[index].polled || watches.isWatched(index) ? .otherFile : nil
     }
 
     /// Does what name `index`'s machine said, in order.
