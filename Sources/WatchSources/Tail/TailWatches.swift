@@ -18,6 +18,12 @@ final class TailWatches: Sendable {
     struct Reports {
         var changed: Set<Int> = []
         var failed: [Int: FileWatchError] = [:]
+
+        /// Nothing to take: the follower was not woken since it last took
+        /// what there was. Only the first report after a take wakes it (a
+        /// log written faster than it is read brings a change per write,
+        /// and the follower reads to the end each time it wakes).
+        var isEmpty: Bool { changed.isEmpty && failed.isEmpty }
     }
 
     /// What the reader said: `reports` since the follower last took them,
@@ -44,17 +50,21 @@ final class TailWatches: Sendable {
             onNext: { [said, wake] events in
                 // A file root's events are all about the name itself.
                 let gone = events.last.map { $0.kind == .deleted || $0.kind == .movedFrom }
-                said.withLock { said in
-                    said.reports.changed.insert(index)
+                let first = said.withLock { said in
+                    defer { said.reports.changed.insert(index) }
                     if gone == true { said.away.insert(index) } else if gone == false { said.away.remove(index) }
+                    return said.reports.isEmpty
                 }
-                wake.wake()
+                if first { wake.wake() }
             },
             onError: { [said, wake] error in
                 guard let error = error as? FileWatchError else { return }
                 failure.withLock { $0 = error }
-                said.withLock { $0.reports.failed[index] = error }
-                wake.wake()
+                let first = said.withLock { said in
+                    defer { said.reports.failed[index] = error }
+                    return said.reports.isEmpty
+                }
+                if first { wake.wake() }
             }
         )
         if let error = failure.withLock({ $0 }) {
