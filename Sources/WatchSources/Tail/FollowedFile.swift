@@ -28,6 +28,12 @@ struct FollowedFile {
     /// with `read` whenever `poll` says it is readable, from the moment it
     /// was opened (a start option does not apply).
     var isStream = false
+    /// The name is one of this process's descriptors (`namesDescriptor`):
+    /// a pipe under it is the one the process was given, which no one can
+    /// open again for writing once it has ended, so it is never reopened;
+    /// and once the process closes its own descriptor, the number may be
+    /// another file's, so the name is not looked up while its file is open.
+    let isInheritedDescriptor: Bool
     /// The open stream is a named FIFO: when its last writer has gone, it
     /// is opened again for the next one, as `while :; do cat fifo; done`
     /// would. Any other stream ends its name at its end.
@@ -46,6 +52,7 @@ struct FollowedFile {
         }
         self.absolute = absolute
         self.directory = absolute.removingLastComponent()
+        isInheritedDescriptor = FollowedFile.namesDescriptor(absolute)
     }
 
     /// What `-` stands for: a name that opens the process's standard
@@ -53,13 +60,14 @@ struct FollowedFile {
     /// nothing for the shell sharing a terminal).
     static let standardInput: FilePath = "/dev/stdin"
 
-    /// Whether the name is one of this process's descriptors (`-`,
-    /// `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`): a pipe under it is
-    /// the one the process was given, which no one can open again for
-    /// writing once it has ended, so it is never reopened.
-    var isInheritedDescriptor: Bool {
-        let text = absolute.string
-        return text == "/dev/stdin" || text.hasPrefix("/dev/fd/") || text.hasPrefix("/proc/self/fd/")
+    /// Whether `absolute` is one of this process's descriptors (`-`,
+    /// `/dev/stdin`, `/dev/fd/N`, `/proc/self/fd/N`), compared as bytes.
+    static func namesDescriptor(_ absolute: FilePath) -> Bool {
+        absolute.withPlatformString { name in
+            let bytes = UnsafeRawBufferPointer(start: name, count: strlen(name))
+            return bytes.elementsEqual("/dev/stdin".utf8) || bytes.starts(with: "/dev/fd/".utf8)
+                || bytes.starts(with: "/proc/self/fd/".utf8)
+        }
     }
 
     /// The directory that holds `path` ("/" for "/" itself).

@@ -219,7 +219,13 @@ final class TailFollower: @unchecked Sendable {
     /// reader said was gone and has not said is back (`TailWatches.isWatched`):
     /// it is looked at again when the reader says so, once its watch is in
     /// place, so that the file's deletion cannot go unseen.
+    ///
+    /// A descriptor's name (`-`, `/dev/fd/N`) names the open file for as
+    /// long as it is open: once the process closes its own descriptor,
+    /// the next `open` anywhere in the process may take the number, and
+    /// the name would then lead to that file (another tail's log, say).
     private func lookUp(_ index: Int) -> TailMachine.Lookup? {
+        if files[index].isInheritedDescriptor && files[index].fd >= 0 { return .openFile }
         var info = stat()
         guard files[index].absolute.withPlatformString({ stat($0, &info) }) == 0 else { return .missing }
         if files[index].isOpenFile(info) { return .openFile }
