@@ -24,6 +24,8 @@ extension FileWatcher {
             let id = reader.makeID()
             let client = ReaderClient(id: id, paths: [FileSystem.absolute(path)], options: options, sink: sink)
             client.waitsForMissingRoots = true
+            // `Tail` says the name is followed: a recipe does not list it as watched too.
+            client.announcesWatch = false
             reader.add(client)
             return ActionDisposable {
                 sink.end()

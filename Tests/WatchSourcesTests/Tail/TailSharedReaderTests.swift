@@ -41,6 +41,27 @@ import TestSupport
         let after = InotifyInstances.watching(watched)
         #expect(after == before, "instances watching the directory with FileWatcher and Tail: \(after), before: \(before)")
     }
+
+    /// The name's subscription to the reader is the tail's own business:
+    /// the name is announced as followed, never as watched (a recipe that
+    /// tails a log would otherwise say it watches it too).
+    @Test func aTailedLogIsAnnouncedAsFollowedOnly() {
+        let directory = makeTemporaryDirectory()
+        defer { removeTree(directory) }
+        let log = directory + "/app.log"
+        writeFile(log, "")
+        let notices = Locked<[WatchNotice.Kind]>([])
+        let listening = FileWatcher.notices.subscribe(onNext: { notice in
+            if notice.path == FilePath(log) { notices.withLock { $0.append(notice.kind) } }
+        })
+        defer { listening.dispose() }
+        let tail = TailRecorder(Tail.follow([log], backend: .inotify))
+        defer { tail.dispose() }
+        writeFile(log, "line\n", append: true)
+        #expect(eventually { tail.texts == ["line"] })
+        let kinds = notices.withLock { $0 }
+        #expect(kinds.count == 1 && kinds.allSatisfy { if case .following = $0 { true } else { false } }, "\(kinds)")
+    }
 }
 
 /// The process's inotify instances, as `/proc/self` shows them.

@@ -76,6 +76,11 @@ final class ReaderClient: @unchecked Sendable {
     /// missing at the start is waited for (`waitForReappearance`), as if
     /// this watch had seen it go.
     var waitsForMissingRoots = false
+    /// Whether a root armed with inotify is announced as watched
+    /// (`WatchNotice.Kind.inotify`, what a recipe lists as "watching"):
+    /// not for a client that is part of a source that speaks for itself,
+    /// as a `Tail`'s names, announced as followed.
+    var announcesWatch = true
 
     /// What is polled of one root: its job, and the tops of the polled
     /// subtrees (or the single file) with those not yet handed to the job.

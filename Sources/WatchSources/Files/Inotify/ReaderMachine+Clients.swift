@@ -65,7 +65,7 @@ extension ReaderMachine {
         } catch {
             return fail(client, error)
         }
-        actions.append(.announce(WatchNotice(path: path, kind: .inotify)))
+        if client.announcesWatch { actions.append(.announce(WatchNotice(path: path, kind: .inotify))) }
     }
 
     /// Watches root `index` of `client` (its tree, or a file's parent).
