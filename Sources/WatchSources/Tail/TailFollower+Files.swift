@@ -74,11 +74,13 @@ extension TailFollower {
         return count >= 6 && target[0..<6].map { UInt8(bitPattern: $0) } == Array("pipe:[".utf8)
     }
 
+    /// Closes name `index`'s open file (its name keeps its watch).
     func closeFile(_ index: Int) {
         close(files[index].fd)
         files[index].fd = -1
     }
 
+    /// The directory relative names are followed from ("/" if it cannot be told).
     static func currentDirectory() -> FilePath {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return "/" }
