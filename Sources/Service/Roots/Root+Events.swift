@@ -61,7 +61,7 @@ extension Root {
     /// worker drain it at once) without a drain scheduled for events it
     /// has applied anyway; wakes the worker afterwards for any that came
     /// too late.
-    func drainingHere(_ body: () -> Void) {
+    func whileSyncing(_ body: () -> Void) {
         machine.withLock { $0.syncBegan() }
         body()
         decide { $0.syncEnded() }

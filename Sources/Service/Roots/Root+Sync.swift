@@ -29,7 +29,7 @@ extension Root {
         // (watchman's own tests remove `.hg` right after a query).
         defer { for cookie in written { Cookies.remove(cookie.name, in: cookie.directory) } }
         var flushed = true
-        drainingHere {
+        whileSyncing {
             flushed = reader.flushReads(until: deadline)
             worker.sync { drain() }
         }
