@@ -6,8 +6,9 @@ extension Root {
     /// worker. A quick batch (`isQuick`: an editor's save, a touch) with
     /// nothing queued before it and none behind it in the kernel's queue
     /// (in a storm the worker applies many batches at once), on a ready
-    /// root whose table no one is writing (the machine decides), is applied here: a few `lstat`s, and the next query finds
-    /// it in the table without waking the worker first. Anything that may
+    /// root whose table no one is writing (the machine decides), is
+    /// applied here: a few `lstat`s, and the next query finds it in the
+    /// table without waking the worker first. Anything that may
     /// take long (a directory, to walk; an overflow or a configuration
     /// change, to crawl; a crawl or a sync writing) goes to the worker, so
     /// the reader goes back to the kernel at once and never waits for the

@@ -23,10 +23,11 @@ import WatchSources
 /// move the clock for a sync, only when no one writes (they never wait),
 /// and hands the table to a waiting worker when they are done.
 /// File-system calls happen outside the table's lock; what they found is
-/// applied under it, one tick of the clock per application. Queries copy the table under the
-/// lock (a copy-on-write snapshot, O(1)) and evaluate outside it, so a
-/// long query never holds up the watcher. `changes` sends the tick after
-/// each application: what subscriptions hang off.
+/// applied under it, one tick of the clock per application. Queries
+/// copy the table under the lock (a copy-on-write snapshot, O(1)) and
+/// evaluate outside it, so a long query never holds up the watcher.
+/// `changes` sends the tick after each application: what subscriptions
+/// hang off.
 final class Root: Sendable {
     /// Where the root is in its life (`RootPhase`).
     typealias Phase = RootPhase
