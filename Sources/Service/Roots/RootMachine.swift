@@ -158,9 +158,6 @@ struct RootMachine<Waiter: Sendable>: Sendable {
         phase == .ready && polled.isEmpty
     }
 
-    /// Whether nothing delivered waits to be applied.
-    var isInboxEmpty: Bool { inbox.events.isEmpty }
-
     // MARK: Writing
     //
     // Who writes the table: the machine's answer replaces a lock, so that

@@ -223,7 +223,7 @@ import WatchmanProtocol
         var machine = Self.machine()
         #expect(machine.maySyncWithoutWaiting)
         _ = machine.received(Self.save, quick: false, readerBehind: false)
-        #expect(!machine.isInboxEmpty)
+        #expect(!machine.inbox.events.isEmpty)
         machine.polledSubtree(Array("mnt".utf8))
         #expect(!machine.maySyncWithoutWaiting)
         #expect(machine.polled == [Array("mnt".utf8)])

@@ -66,9 +66,7 @@ import TestSupport
         let log = dir.at("logs/app.log")
         Disk.makeDirectories(logs)
         Disk.write(log)
-        var options = WatchOptions(onRootDeleted: .waitForReappearance)
-        options.usesService = false
-        let (recorder, subscription) = record([log], options: options, backend: .inotify)
+        let (recorder, subscription) = watchWaiting(log)
         defer { subscription.dispose() }
         func count(_ kind: FileEvent.Kind) -> Int { recorder.events(for: log).filter { $0.kind == kind }.count }
         for round in 1...20 {
@@ -97,9 +95,7 @@ import TestSupport
         let (logs, staged, log) = (dir.at("logs"), dir.at("staged"), dir.at("logs/app.log"))
         Disk.makeDirectories(logs)
         Disk.write(log)
-        var options = WatchOptions(onRootDeleted: .waitForReappearance)
-        options.usesService = false
-        let (recorder, subscription) = record([log], options: options, backend: .inotify)
+        let (recorder, subscription) = watchWaiting(log)
         defer { subscription.dispose() }
         Disk.removeTree(logs)
         #expect(eventually { recorder.has(.deleted, log) })
@@ -109,5 +105,13 @@ import TestSupport
         #expect(eventually { recorder.has(.created, log) })
         Disk.write(log, "more\n", flags: O_WRONLY | O_APPEND)
         #expect(eventually { recorder.has(.modified, log) })
+    }
+
+    /// Watches the single file `log` through inotify, waiting for it to
+    /// come back when it goes.
+    private func watchWaiting(_ log: String) -> (Recorder, any Disposable) {
+        var options = WatchOptions(onRootDeleted: .waitForReappearance)
+        options.usesService = false
+        return record([log], options: options, backend: .inotify)
     }
 }

@@ -98,18 +98,9 @@ import TestSupport
     @Test func theEventsFileIsInTheRuntimeDirectoryWhenNoTMPDIRIsSet() {
         let scratch = Scratch()
         defer { scratch.remove() }
-        mkdir(scratch.file("watched"), 0o700)
         mkdir(scratch.file("run"), 0o700)
-        let rwatch = RWatch(["-w", "watched", "-d", "0", "--", "sh", "-c", "printf '%s\\n' \"$RWATCH_EVENTS_FILE\" >> where"],
-                            in: scratch.path, environment: ["XDG_RUNTIME_DIR": scratch.file("run")], unsetting: ["TMPDIR"],
-                            scratch: scratch)
-        var attempt = 0
-        #expect(eventually {
-            attempt += 1
-            if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
-            return !scratch.read("where").isEmpty
-        })
-        #expect(scratch.read("where").hasPrefix(scratch.file("run") + "/rwatch-"), "\(scratch.read("where"))")
+        let (rwatch, written) = firstEventsFile(environment: ["XDG_RUNTIME_DIR": scratch.file("run")], unsetting: ["TMPDIR"], scratch)
+        #expect(written.hasPrefix(scratch.file("run") + "/rwatch-"), "\(written)")
         #expect(rwatch.interrupt() == 130)
         #expect(entries(of: scratch.file("run")).isEmpty, "left behind: \(entries(of: scratch.file("run")))")
     }
@@ -120,21 +111,28 @@ import TestSupport
     @Test func theEventsFileIsInMemoryWithoutARuntimeDirectory() {
         let scratch = Scratch()
         defer { scratch.remove() }
+        let (rwatch, written) = firstEventsFile(unsetting: ["TMPDIR", "XDG_RUNTIME_DIR"], scratch)
+        let base = EventsDirectory.isSharedMemoryDirectory("/dev/shm") ? "/dev/shm" : "/tmp"
+        #expect(written.hasPrefix(base + "/rwatch-"), "\(written)")
+        #expect(rwatch.interrupt() == 130)
+        let directory = String(written[..<(written.lastIndex(of: "/") ?? written.endIndex)])
+        #expect(access(directory, F_OK) != 0, "left behind: \(directory)")
+    }
+
+    /// Runs `rwatch -d 0` on `watched` in `scratch`, its command noting
+    /// `RWATCH_EVENTS_FILE`, saves until a run has noted it, and returns
+    /// rwatch (still running) and the first events file's path.
+    private func firstEventsFile(environment: [String: String] = [:], unsetting: [String], _ scratch: Scratch) -> (RWatch, String) {
         mkdir(scratch.file("watched"), 0o700)
         let rwatch = RWatch(["-w", "watched", "-d", "0", "--", "sh", "-c", "printf '%s\\n' \"$RWATCH_EVENTS_FILE\" >> where"],
-                            in: scratch.path, unsetting: ["TMPDIR", "XDG_RUNTIME_DIR"], scratch: scratch)
+                            in: scratch.path, environment: environment, unsetting: unsetting, scratch: scratch)
         var attempt = 0
         #expect(eventually {
             attempt += 1
             if attempt % 40 == 1 { scratch.write("watched/a", "\(attempt)") }
             return !scratch.read("where").isEmpty
         })
-        let base = EventsDirectory.isSharedMemoryDirectory("/dev/shm") ? "/dev/shm" : "/tmp"
-        let written = scratch.read("where").split(separator: "\n").first.map(String.init) ?? ""
-        #expect(written.hasPrefix(base + "/rwatch-"), "\(written)")
-        #expect(rwatch.interrupt() == 130)
-        let directory = String(written[..<(written.lastIndex(of: "/") ?? written.endIndex)])
-        #expect(access(directory, F_OK) != 0, "left behind: \(directory)")
+        return (rwatch, scratch.read("where").split(separator: "\n").first.map(String.init) ?? "")
     }
 
     private func entries(of directory: String) -> [String] {
