@@ -5,9 +5,10 @@ import Synchronization
 import SystemPackage
 
 /// A thread that reads inotify for `FileWatcher` subscriptions
-/// (`ReaderLoop`, deciding with `ReaderMachine`). Subscriptions and the
-/// poller's notices reach it as commands through a locked queue and a
-/// `WakePipe` that wakes its poll. It runs while at least one client is
+/// (`ReaderLoop`, deciding with `ReaderMachine`). Subscriptions and what
+/// git says it tracks (`TrackedFilesRefresh`) reach it as commands
+/// through a locked queue and a `WakePipe` that wakes its poll; nothing
+/// comes from the poller. It runs while at least one client is
 /// registered and, when the last leaves, removes every watch and exits.
 ///
 /// `shared` serves every watch of the process (one inotify instance, kept
@@ -20,10 +21,8 @@ final class InotifyReader: Sendable {
         /// Register and arm a client; the gate opens once armed (or failed).
         case add(ReaderClient, ArmGate?)
         case remove(Int)
-        /// A poll job of client `client` saw a rule file change.
-        case pollRulesChanged(client: Int, job: Int)
         /// What git tracks among the paths its rules ignore, by repository
-        /// top, for client `client` (`ReaderMachine.trackedMayHaveChanged`).
+        /// top, for client `client` (its `TrackedFilesRefresh`'s answer).
         case tracked(client: Int, [FilePath: TrackedFiles])
         /// Read what is queued; signal once it is delivered.
         case barrier(DispatchSemaphore)
@@ -32,8 +31,7 @@ final class InotifyReader: Sendable {
     /// The process's reader.
     static let shared = InotifyReader(dedicated: false)
 
-    /// Readers whose thread runs now, by number: where a poll job's
-    /// notices go.
+    /// Readers whose thread runs now, by number (`running(with:)`).
     private static let running = Locked<[Int: InotifyReader]>([:])
     private static let numbers = Atomic<Int>(1)
 
@@ -71,11 +69,6 @@ final class InotifyReader: Sendable {
         self.seams = seams ?? ReaderSeams.forNewReader
     }
 
-    /// The running reader numbered `number`, if its thread runs.
-    static func running(_ number: Int) -> InotifyReader? {
-        running.withLock { $0[number] }
-    }
-
     /// The readers given `seams` whose thread runs now.
     static func running(with seams: ReaderSeams) -> [InotifyReader] {
         running.withLock { $0.values.filter { $0.seams === seams } }
@@ -102,13 +95,8 @@ final class InotifyReader: Sendable {
         armed?.wait()
     }
 
-    /// A poll job saw a rule file or git's index change (what git tracks
-    /// is the client's, kept here).
-    func pollRulesChanged(client: Int, job: Int) {
-        submit(.pollRulesChanged(client: client, job: job))
-    }
-
-    /// Hands what git said it tracks to the reader thread.
+    /// Hands what git said it tracks to the reader thread (called on
+    /// git's thread by the client's `TrackedFilesRefresh`).
     func learnedTracked(client: Int, _ found: [FilePath: TrackedFiles]) {
         submit(.tracked(client: client, found))
     }

@@ -57,10 +57,10 @@ final class ReaderClient: @unchecked Sendable {
     var outbox: [FileEvent] = []
     /// What `-v` said about changes its rules dropped (each said once).
     var ignoreMentions = IgnoreMentions()
-    /// Whether git is being asked what it tracks (`ReaderMachine+Tracked`),
-    /// and whether something changed since it was asked.
-    enum TrackedRefresh { case idle, running, again }
-    var trackedRefresh = TrackedRefresh.idle
+    /// What git tracks, asked again when a rule file or git's index
+    /// changes: the reader and the client's poll jobs each tell it, and
+    /// each takes its answers (`TrackedFilesRefresh`).
+    let trackedRefresh: TrackedFilesRefresh
     /// git asked what it tracks when the watch began, one per repository;
     /// the reader takes the answers once the trees are walked.
     var trackedLookups: [TrackedFiles.Lookup] = []
@@ -97,24 +97,13 @@ final class ReaderClient: @unchecked Sendable {
         self.options = options
         self.sink = sink
         coalescer = SaveCoalescer(holds: options.coalescesSaves)
-        roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options, readFile: readFile)) }
+        let roots = paths.map { Root(path: $0, isFile: false, filter: PathFilter(root: $0, options: options, readFile: readFile)) }
+        self.roots = roots
+        trackedRefresh = TrackedFilesRefresh(requests: TrackedFilesRefresh.requests(for: roots.map(\.filter)))
         // git says what it tracks while the reader walks the trees.
-        trackedLookups = trackedRequests.map { top, request in
+        trackedLookups = trackedRefresh.requests.map { top, request in
             TrackedFiles.Lookup(top: top, gitDirectory: request.gitDirectory, environment: request.environment, within: request.within)
         }
-    }
-
-    typealias TrackedRequest = (gitDirectory: FilePath, environment: GitConfiguration.Environment?, within: [FilePath])
-
-    /// What to ask git about each repository holding a root: its git
-    /// directory, the environment, and the roots below its top.
-    var trackedRequests: [FilePath: TrackedRequest] {
-        var requests: [FilePath: TrackedRequest] = [:]
-        for root in roots {
-            guard let gitDirectory = root.filter.gitDirectory else { continue }
-            requests[root.filter.top, default: (gitDirectory, root.filter.gitEnvironment, [])].within.append(root.filter.prefix)
-        }
-        return requests
     }
 
     /// Every node this client holds, for whatever reason.

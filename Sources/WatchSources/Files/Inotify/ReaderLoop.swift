@@ -85,6 +85,8 @@ final class ReaderLoop<System: LoopSystem> {
     private func execute(_ command: InotifyReader.Command) {
         switch command {
         case .add(let client, let armed):
+            // Before any git run can start (the machine's, or a poll job's).
+            followTracked(client)
             perform(machine.add(client, gate: armed))
             // What the start reported reaches the subscriber before `subscribe` returns.
             if let armed { client.sink.whenDelivered { armed.release() } }
@@ -93,8 +95,6 @@ final class ReaderLoop<System: LoopSystem> {
             // the kernel already dropped, so they are not removed twice.
             drain()
             perform(machine.remove(id))
-        case .pollRulesChanged(let client, let job):
-            perform(machine.pollRulesChanged(client, job: job))
         case .tracked(let client, let found):
             perform(machine.learnedTracked(client, found))
         case .barrier(let done):
@@ -131,23 +131,21 @@ final class ReaderLoop<System: LoopSystem> {
             case .announceWatchHolders(let path, let line): FileWatcher.announceWatchHolders(about: path, line: line)
             case .verbose(let line): Diagnostics.verbose(line)
             case .poll(let command): PollScanner.shared.submit(command)
-            case .askGit(let client, let requests): askGit(client, requests)
+            case .trackedMayHaveChanged(let refresh): refresh.mayHaveChanged()
+            case .stopTracked(let refresh): refresh.stop()
             }
         }
     }
 
-    /// Runs git on a thread of its own; its answer comes back as a command.
-    private func askGit(_ client: Int, _ requests: [FilePath: ReaderClient.TrackedRequest]) {
+    /// Subscribes this reader to what git tracks for `client`: each
+    /// answer comes back as a command (`learnedTracked`), on git's
+    /// thread. Subscribed before the client is armed, no answer is
+    /// missed; the reader's subscription ends with the refresh
+    /// (`Action.stopTracked`, when the client goes).
+    private func followTracked(_ client: ReaderClient) {
         let reader = self.reader
-        let started = DetachedThread.start {
-            var found: [FilePath: TrackedFiles] = [:]
-            for (top, request) in requests {
-                found[top] = TrackedFiles.load(top: top, gitDirectory: request.gitDirectory, environment: request.environment,
-                                               within: request.within)
-            }
-            reader.learnedTracked(client: client, found)
-        }
-        if !started { machine.gitNotAsked(client) }
+        let id = client.id
+        _ = client.trackedRefresh.subscribe { found in reader.learnedTracked(client: id, found) }
     }
 
     // MARK: Reading

@@ -94,6 +94,7 @@ extension ReaderMachine {
     /// Forgets `client`: its holds are released, its polling stops.
     mutating func drop(_ client: ReaderClient) {
         client.ended = true
+        actions.append(.stopTracked(client.trackedRefresh))
         stopAllPolling(client)
         for node in client.allHeld { release(node, kernelDropped: false) }
         client.tree.removeAll()

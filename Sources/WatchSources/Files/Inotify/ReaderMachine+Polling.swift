@@ -2,9 +2,11 @@ import SystemPackage
 
 /// The polled parts of the clients, seen from the reader: which roots are
 /// polled as a whole, handing subtrees to the poller (`PollScanner`, its
-/// own thread, which delivers what it finds to the client's sink itself)
-/// and taking them back, what its notices mean, and mounts coming and
-/// going under `.auto` roots.
+/// own thread, which delivers what it finds to the client's sink itself,
+/// and tells the client's `TrackedFilesRefresh` when a rule file or git's
+/// index in its part changed) and taking them back, and mounts coming and
+/// going under `.auto` roots. Commands go down to the poller; nothing
+/// comes back up.
 ///
 /// Every directory is watched by exactly one backend: inotify does not
 /// watch what is polled. So a change is reported once, whichever backend
@@ -63,11 +65,11 @@ extension ReaderMachine {
             let root = client.roots[index]
             // A root polled whole has no inotify watch to hear its outside rule files by.
             let job = PollJob(
-                id: nextJobID, reader: reader, clientID: client.id, rootIndex: index, rootPath: root.path,
+                id: nextJobID, rootIndex: index, rootPath: root.path,
                 interval: client.options.backend.pollInterval, filter: root.filter,
                 followed: FollowedFiles(root.polledWhole && !root.isFile ? root.filter.followedFiles : []),
                 subtrees: subtrees, gate: gate, sink: client.sink, coalescesSaves: client.options.coalescesSaves,
-                onRootDeleted: client.options.onRootDeleted)
+                onRootDeleted: client.options.onRootDeleted, tracked: client.trackedRefresh)
             client.polling[index]!.job = nextJobID
             actions.append(.poll(.start(job)))
         }
@@ -90,18 +92,6 @@ extension ReaderMachine {
     mutating func stopAllPolling(_ client: ReaderClient) {
         for job in client.polling.values.compactMap(\.job) { actions.append(.poll(.stop(job: job))) }
         client.polling.removeAll()
-    }
-
-    /// Poll job `jobID` of client `clientID` saw a rule file or git's
-    /// index change: what git tracks is learned again. The one thing a
-    /// job tells the reader; its changes, and its root's end, it hands
-    /// to the client's sink itself.
-    mutating func pollRulesChanged(_ clientID: Int, job jobID: Int) -> [Action] {
-        guard let client = clients.first(where: { $0.id == clientID }), !client.ended,
-              client.polling.values.contains(where: { $0.job == jobID })
-        else { return takeActions() }
-        trackedMayHaveChanged(client)
-        return takeActions()
     }
 
     // MARK: Mounts

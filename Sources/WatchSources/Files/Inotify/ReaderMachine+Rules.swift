@@ -5,9 +5,11 @@ import SystemPackage
 /// is unwatched at once; what it no longer ignores is watched (and walked,
 /// silently: nothing in it changed) once the kernel queue has been read.
 /// And what git tracks, learned again when git's index or a rule file
-/// changes: git runs on a thread of its own (`Action.askGit`), never on
-/// the reader's, and its answer comes back as `learnedTracked`. A client
-/// has at most one such run going; what changes meanwhile asks for one more.
+/// changes: the client's `TrackedFilesRefresh` is told
+/// (`Action.trackedMayHaveChanged`) and runs git on a thread of its own,
+/// never on the reader's, one run at a time; its answer comes back as
+/// `learnedTracked`. The client's poll jobs take the same answers from it
+/// themselves.
 extension ReaderMachine {
     /// Something happened to `path`: when it is a rule file of a client,
     /// re-read it and re-plan what that client watches, the polled parts
@@ -71,44 +73,30 @@ extension ReaderMachine {
 
     // MARK: What git tracks
 
-    /// git's index or a rule file of `client` changed: asks git again what
-    /// it tracks among the paths its rules ignore.
+    /// git's index or a rule file of `client` changed: git is asked again
+    /// what it tracks among the paths its rules ignore (by the client's
+    /// `TrackedFilesRefresh`, which runs one git at a time).
     mutating func trackedMayHaveChanged(_ client: ReaderClient) {
         guard !client.ended else { return }
-        guard client.trackedRefresh == .idle else {
-            client.trackedRefresh = .again
-            return
-        }
-        let requests = client.trackedRequests
-        guard !requests.isEmpty else { return }
-        client.trackedRefresh = .running
-        actions.append(.askGit(client: client.id, requests))
-    }
-
-    /// git could not be asked (no thread to run it on).
-    mutating func gitNotAsked(_ clientID: Int) {
-        clients.first { $0.id == clientID }?.trackedRefresh = .idle
+        actions.append(.trackedMayHaveChanged(client.trackedRefresh))
     }
 
     /// What git said for each repository top of client `clientID`.
     mutating func learnedTracked(_ clientID: Int, _ found: [FilePath: TrackedFiles]) -> [Action] {
         guard let client = clients.first(where: { $0.id == clientID }), !client.ended else { return takeActions() }
-        let again = client.trackedRefresh == .again
-        client.trackedRefresh = .idle
         take(found, for: client)
-        if again { trackedMayHaveChanged(client) }
         return takeActions()
     }
 
     /// Gives each root of `client` what git tracks in its repository; a
-    /// root whose kept paths changed is planned anew where they lie (and
-    /// its poller told).
+    /// root whose kept paths changed is planned anew where they lie. (Its
+    /// poll job, if any, takes the same answer from the client's
+    /// `TrackedFilesRefresh` itself.)
     mutating func take(_ found: [FilePath: TrackedFiles], for client: ReaderClient) {
         for index in client.roots.indices {
             guard client.roots[index].filter.gitDirectory != nil, let files = found[client.roots[index].filter.top] else { continue }
             let changed = client.roots[index].filter.tracked.paths.symmetricDifference(files.paths)
             guard client.roots[index].filter.setTracked(files) else { continue }
-            if let job = client.polling[index]?.job { actions.append(.poll(.replaceTracked(job: job, files))) }
             let root = client.roots[index]
             guard !root.polledWhole, !root.isFile, !root.waiting else { continue }
             for scope in Self.trackedScopes(client.roots[index].filter, changed) {

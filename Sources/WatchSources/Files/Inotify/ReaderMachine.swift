@@ -13,10 +13,12 @@ import SystemPackage
 /// carry out. Tests drive it with an in-memory tree.
 ///
 /// The inputs: `add`/`remove` a client, `read` records, `queueEmpty`,
-/// `deadlinePassed`, `quiet`, `mountsChanged`, `learnedTracked`,
-/// `pollRulesChanged`. Each returns what to do, in order. It has
-/// no test hook: tests bend the world it is given (`SeamedReaderSystem`,
-/// the in-memory tree).
+/// `deadlinePassed`, `quiet`, `mountsChanged`, and `learnedTracked` (what
+/// git tracks, from the client's `TrackedFilesRefresh`). Each returns
+/// what to do, in order. Nothing comes from the poller: a poll job
+/// delivers to the client's sink, and tells the client's
+/// `TrackedFilesRefresh`, itself. It has no test hook: tests bend the
+/// world it is given (`SeamedReaderSystem`, the in-memory tree).
 struct ReaderMachine<System: ReaderSystem> {
     /// What the loop does for the machine.
     enum Action {
@@ -33,9 +35,13 @@ struct ReaderMachine<System: ReaderSystem> {
         case verbose(String)
         /// A command for the poller.
         case poll(PollScanner.Command)
-        /// Asks git, on a thread of its own, what it tracks; the answer
-        /// comes back as `learnedTracked`.
-        case askGit(client: Int, [FilePath: ReaderClient.TrackedRequest])
+        /// Tells a client's `TrackedFilesRefresh` that what git tracks
+        /// may have changed: it asks git on a thread of its own, and the
+        /// answer comes back as `learnedTracked` (and goes to the
+        /// client's poll jobs too).
+        case trackedMayHaveChanged(TrackedFilesRefresh)
+        /// Stops a client's `TrackedFilesRefresh`: the client ended.
+        case stopTracked(TrackedFilesRefresh)
     }
 
     /// A rename's first half, waiting for its second.
@@ -90,7 +96,8 @@ struct ReaderMachine<System: ReaderSystem> {
     var actions: [Action] = []
 
     /// The number of the reader it decides for (`InotifyReader.number`):
-    /// where its poll jobs send their notices.
+    /// its poll jobs' ids start at `reader << 32`, as the poller serves
+    /// every reader.
     let reader: Int
 
     init(system: System, now: ReaderTime, reader: Int = 0) {

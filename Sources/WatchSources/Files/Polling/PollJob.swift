@@ -4,18 +4,17 @@ import SystemPackage
 /// decides), and what the machine does not hold: the job's numbers, its
 /// interval and when its next pass is due, the rule files outside the tree
 /// (`FollowedFiles`, `stat`-ed before each pass), the gate that the first
-/// pass opens, and the sink its changes go to. It reads the clocks, runs
-/// a pass through the live file system and carries out the machine's
-/// actions. Made on the reader thread, then touched only by the poll
-/// thread (`PollScanner`).
+/// pass opens, the sink its changes go to, and the client's
+/// `TrackedFilesRefresh`, which it tells when a pass sees a rule file or
+/// git's index change and whose answers it takes. It reads the clocks,
+/// runs a pass through the live file system and carries out the
+/// machine's actions. Made on the reader thread, then touched only by
+/// the poll thread (`PollScanner`); it sends the reader nothing.
 final class PollJob: @unchecked Sendable {
     // Safety: handed over through `PollScanner`'s locked command queue; only
     // the poll thread touches it (and its machine) afterwards.
 
     let id: Int
-    /// The number of the inotify reader whose client it polls for.
-    let reader: Int
-    let clientID: Int
     let rootIndex: Int
     let interval: Duration
     let machine: PollMachine
@@ -29,15 +28,20 @@ final class PollJob: @unchecked Sendable {
     var gate: ArmGate?
     /// Where its changes go: the subscription's sink, shared with the inotify reader.
     let sink: EventSink
+    /// What git tracks in the client's repositories (nil: not followed).
+    let tracked: TrackedFilesRefresh?
+    /// Its subscription to `tracked`, while it runs.
+    private var trackedSubscription: Int?
 
-    init(id: Int, reader: Int = 0, clientID: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
+    /// `filter` holds what git tracked when the reader made it; `tracked`
+    /// brings what git says after (from `startFollowingTracked` on).
+    init(id: Int, rootIndex: Int, rootPath: FilePath, interval: Duration, filter: PathFilter,
          followed: FollowedFiles = FollowedFiles([]), subtrees: [PollMachine.Subtree], gate: ArmGate?,
-         sink: EventSink, coalescesSaves: Bool = true, onRootDeleted: RootDeletion = .fail)
+         sink: EventSink, coalescesSaves: Bool = true, onRootDeleted: RootDeletion = .fail, tracked: TrackedFilesRefresh? = nil)
     {
         self.id = id
-        self.reader = reader
-        self.clientID = clientID
         self.rootIndex = rootIndex
+        self.tracked = tracked
         self.interval = interval
         self.followed = followed
         self.gate = gate
@@ -69,8 +73,32 @@ final class PollJob: @unchecked Sendable {
             case .fail(let error):
                 sink.fail(error)
             case .rulesChanged:
-                InotifyReader.running(reader)?.pollRulesChanged(client: clientID, job: id)
+                tracked?.mayHaveChanged()
             }
         }
+    }
+
+    // MARK: What git tracks
+
+    /// Takes what git tracks from `tracked` (as the job starts, on the
+    /// poll thread): the answer given since the reader made the job at
+    /// once, each later one as a command (`PollScanner.Command.replaceTracked`),
+    /// so the machine is only ever touched on the poll thread.
+    func startFollowingTracked() {
+        guard let tracked, trackedSubscription == nil, machine.filter.gitDirectory != nil else { return }
+        let top = machine.filter.top
+        let id = self.id
+        let (subscription, latest) = tracked.subscribe { found in
+            if let files = found[top] { PollScanner.shared.submit(.replaceTracked(job: id, files)) }
+        }
+        trackedSubscription = subscription
+        if let files = latest?[top] { machine.replaceTracked(files) }
+    }
+
+    /// Stops taking what git tracks (the job stops).
+    func stopFollowingTracked() {
+        guard let trackedSubscription else { return }
+        self.trackedSubscription = nil
+        tracked?.unsubscribe(trackedSubscription)
     }
 }

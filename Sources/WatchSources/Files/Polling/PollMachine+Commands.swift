@@ -1,5 +1,6 @@
-/// What the inotify reader asks of a job (through `PollScanner`'s
-/// commands): subtrees to add and forget, new rules.
+/// What a job is told between passes (through `PollScanner`'s commands):
+/// by the inotify reader, subtrees to add and forget and new rules; by
+/// the client's `TrackedFilesRefresh`, what git tracks.
 extension PollMachine {
     /// Adds a subtree (scanned from the next pass on).
     func add(_ subtree: Subtree) {

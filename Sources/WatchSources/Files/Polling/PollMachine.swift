@@ -31,9 +31,10 @@ final class PollMachine {
         /// waits gets nothing: the job keeps looking for the root to come
         /// back.
         case fail(FileWatchError)
-        /// Tells the inotify reader, which keeps what git tracks for the
-        /// client, that a rule file or git's index changed: that is to be
-        /// learned again. The one thing a job says upward.
+        /// A rule file or git's index in the polled part changed: what
+        /// git tracks is to be learned again (`PollJob` tells the client's
+        /// `TrackedFilesRefresh`, whose answer reaches the reader and the
+        /// job alike).
         case rulesChanged
     }
 

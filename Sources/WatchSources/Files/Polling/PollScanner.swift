@@ -13,6 +13,8 @@ final class PollScanner: Sendable {
         case add(job: Int, PollMachine.Subtree)
         case remove(job: Int, under: [UInt8])
         case replaceFilter(job: Int, PathFilter)
+        /// What git tracks in the job's repository, from the client's
+        /// `TrackedFilesRefresh` (the job subscribed to it).
         case replaceTracked(job: Int, TrackedFiles)
         /// Two passes of every job now; the gate opens once what they found
         /// has reached the subscribers.
@@ -124,10 +126,12 @@ private final class PollLoop {
         switch command {
         case .start(let job):
             job.nextDue = 0
+            job.startFollowingTracked()
             jobs.append(job)
         case .stop(let id):
             if let index = jobs.firstIndex(where: { $0.id == id }) {
                 let job = jobs.remove(at: index)
+                job.stopFollowingTracked()
                 if let gate = job.gate {
                     job.gate = nil
                     gate.release()

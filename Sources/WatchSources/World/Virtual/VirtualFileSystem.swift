@@ -209,7 +209,7 @@ package final class VirtualFileSystem: FileSource, Sendable {
             case .send(let events, let sink): sink.send(events)
             case .fail(let error, let sink): sink.fail(error)
             case .announce(let notice): notices.sendNext(notice)
-            case .announceWatchHolders, .verbose, .poll, .askGit: break
+            case .announceWatchHolders, .verbose, .poll, .trackedMayHaveChanged, .stopTracked: break
             }
         }
     }

@@ -15,7 +15,7 @@ import TestSupport
             if case .next(let events) = event { received.withLock { $0.append(events) } }
         }, kinds: WatchOptions.allKinds)
         let options = WatchOptions(useVCSIgnore: false, useProjectIgnore: false, useGlobalIgnore: false, backend: .poll(interval: .milliseconds(25)))
-        let job = PollJob(id: 1, clientID: 0, rootIndex: 0, rootPath: root, interval: .milliseconds(25),
+        let job = PollJob(id: 1, rootIndex: 0, rootPath: root, interval: .milliseconds(25),
                           filter: PathFilter(root: root, options: options), subtrees: [PollMachine.Subtree(relative: [], path: root.bytes)],
                           gate: nil, sink: sink)
         return (job, received)
