@@ -15,7 +15,7 @@ import Testing
         var now = 50.0
         /// How the subscription was ended (`PollMachine.Action.fail`).
         var failures: [FileWatchError] = []
-        /// How many times the reader was told a rule file changed.
+        /// How many times a pass said a rule file or git's index changed (`PollJob` tells the client's `TrackedFilesRefresh`).
         var rulesChanged = 0
 
         init(root: String = "/w", isFile: Bool = false, exclude: [String] = [], onRootDeleted: RootDeletion = .fail) {
