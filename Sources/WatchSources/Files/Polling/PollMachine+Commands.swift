@@ -18,8 +18,13 @@ extension PollMachine {
     }
 
     /// Takes new filter rules: every directory decides its entries again
-    /// (silently) and reads its ignore files anew on its next scan.
+    /// (silently) and reads its ignore files anew on its next scan. What
+    /// git tracks stays the job's own: it comes from the client's
+    /// `TrackedFilesRefresh` alone (`replaceTracked`), and the reader's
+    /// filter may hold an older answer than the one the job already took.
     func replace(_ filter: PathFilter) {
+        var filter = filter
+        filter.setTracked(self.filter.tracked)
         self.filter = filter
         bumpGeneration()
         reloadIgnoreFiles = true

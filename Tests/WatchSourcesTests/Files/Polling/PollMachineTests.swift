@@ -344,3 +344,18 @@ import Testing
         #expect(poll.events(poll.machine.endPass(poll.files, now: 60)).isEmpty)
     }
 }
+
+extension PollMachineTests {
+    /// What git tracks reaches a job from the client's `TrackedFilesRefresh`
+    /// and new rules from the reader, on two paths: a filter the reader
+    /// sent with an older answer must not take back the newer one the job
+    /// already has.
+    @Test func newRulesKeepWhatGitTracksAsTheJobLastHeardIt() {
+        let polling = Polling()
+        let older = polling.machine.filter
+        let newer = TrackedFiles(paths: [Array("build/kept.o".utf8)])
+        polling.machine.replaceTracked(newer)
+        polling.machine.replace(older)
+        #expect(polling.machine.filter.tracked == newer)
+    }
+}
