@@ -137,15 +137,15 @@ package enum FileSystem {
     /// `path` made absolute against the working directory, with `.`, `..`,
     /// repeated and trailing slashes removed (symlinks are kept as named).
     package static func absolute(_ path: FilePath) -> FilePath {
-        var full = path
-        if !path.isAbsolute {
-            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-            let cwd = buffer.withUnsafeMutableBufferPointer { pointer in
-                getcwd(pointer.baseAddress, pointer.count).map { FilePath(platformString: $0) }
-            } ?? FilePath("/")
-            full = cwd.pushing(path)
-        }
-        return full.lexicallyNormalized()
+        (path.isAbsolute ? path : currentDirectory().pushing(path)).lexicallyNormalized()
+    }
+
+    /// The working directory ("/" if it cannot be told).
+    static func currentDirectory() -> FilePath {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        return buffer.withUnsafeMutableBufferPointer { pointer in
+            getcwd(pointer.baseAddress, pointer.count).map { FilePath(platformString: $0) }
+        } ?? FilePath("/")
     }
 
     /// When `path` (not followed if a link) was last modified, in

@@ -79,11 +79,4 @@ extension TailFollower {
         close(files[index].fd)
         files[index].fd = -1
     }
-
-    /// The directory relative names are followed from ("/" if it cannot be told).
-    static func currentDirectory() -> FilePath {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return FilePath(platformString: buffer)
-    }
 }

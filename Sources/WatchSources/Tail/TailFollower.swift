@@ -61,7 +61,7 @@ final class TailFollower: @unchecked Sendable {
         self.sink = sink
         self.pattern = pattern
         self.backend = backend
-        let current = TailFollower.currentDirectory()
+        let current = FileSystem.currentDirectory()
         var followed: [FollowedFile] = []
         for path in paths { followed.append(try FollowedFile(path: path, currentDirectory: current)) }
         files = followed
